@@ -1,0 +1,201 @@
+import { AsyncSeriesHook, AsyncSeriesWaterfallHook } from 'tapable';
+import type { SvcActions, SvcFilters, SvcSpecActions, SvcSpecFilters } from '../../hooks';
+import type { SvcLogger } from '../logger';
+import { ACTION_ARGS, FILTER_ARGS } from './arg-names';
+
+/** WordPress priorities: lower runs first, 10 by default. Carried by tapable's `stage`. */
+export const Priority = Object.freeze({
+  FIRST: Number.MIN_SAFE_INTEGER,
+  EARLY: 5,
+  DEFAULT: 10,
+  LATE: 20,
+  /** The spec's "highest priority": runs after everything else. */
+  LAST: Number.MAX_SAFE_INTEGER,
+});
+
+export type FilterName = keyof SvcFilters;
+export type ActionName = keyof SvcActions;
+export type FilterValue<K extends FilterName> = SvcFilters[K][0];
+export type FilterHandler<K extends FilterName> = (...args: SvcFilters[K]) => FilterValue<K> | Promise<FilterValue<K>>;
+export type ActionHandler<K extends ActionName> = (...args: SvcActions[K]) => void | Promise<void>;
+
+export interface TapOptions {
+  priority?: number;
+}
+
+/** Hook names a plugin added by augmenting the maps. */
+type DeclaredFilter = Exclude<FilterName, keyof SvcSpecFilters>;
+type DeclaredAction = Exclude<ActionName, keyof SvcSpecActions>;
+
+interface TapMeta {
+  plugin: string;
+}
+type AnyFn = (...args: unknown[]) => Promise<unknown>;
+/** tapable's generics cannot follow a per-name tuple through a Map; the typed methods guard the boundary. */
+type LooseHook = {
+  taps: Array<{ name: string; stage?: number; plugin?: string }>;
+  intercept(i: { register(tap: { fn: unknown; plugin?: string; name: string }): unknown }): void;
+  tapPromise(options: { name: string; stage: number; plugin: string }, fn: AnyFn): void;
+  promise(...args: unknown[]): Promise<unknown>;
+};
+
+/**
+ * The typed hook bus. Filters are async waterfalls, actions async series, both
+ * ordered by priority. A throwing handler is logged with its plugin and hook and
+ * skipped: a filter passes its input on unchanged, an action carries on.
+ */
+export class HookRegistry {
+  private readonly filters = new Map<string, LooseHook>();
+  private readonly actions = new Map<string, LooseHook>();
+  private readonly pending = new Set<Promise<unknown>>();
+
+  constructor(private readonly logger: SvcLogger) {
+    for (const [name, args] of Object.entries(FILTER_ARGS)) this.createFilter(name, args);
+    for (const [name, args] of Object.entries(ACTION_ARGS)) this.createAction(name, args);
+  }
+
+  declareFilter<K extends DeclaredFilter>(name: K, argNames: readonly string[]): void {
+    if (!this.filters.has(name as string)) this.createFilter(name as string, argNames);
+  }
+
+  declareAction<K extends DeclaredAction>(name: K, argNames: readonly string[]): void {
+    if (!this.actions.has(name as string)) this.createAction(name as string, argNames);
+  }
+
+  addFilter<K extends FilterName>(name: K, handler: FilterHandler<K>, options: TapOptions = {}, plugin = 'core'): void {
+    this.hook(this.filters, name).tapPromise(
+      { name: plugin, stage: options.priority ?? Priority.DEFAULT, plugin },
+      handler as unknown as AnyFn,
+    );
+  }
+
+  addAction<K extends ActionName>(name: K, handler: ActionHandler<K>, options: TapOptions = {}, plugin = 'core'): void {
+    this.hook(this.actions, name).tapPromise(
+      { name: plugin, stage: options.priority ?? Priority.DEFAULT, plugin },
+      handler as unknown as AnyFn,
+    );
+  }
+
+  hasFilter(name: FilterName): boolean {
+    return (this.filters.get(name as string)?.taps.length ?? 0) > 0;
+  }
+
+  hasAction(name: ActionName): boolean {
+    return (this.actions.get(name as string)?.taps.length ?? 0) > 0;
+  }
+
+  async applyFilters<K extends FilterName>(name: K, ...args: SvcFilters[K]): Promise<FilterValue<K>> {
+    const hook = this.hook(this.filters, name);
+    if (hook.taps.length === 0) return args[0] as FilterValue<K>;
+    return (await hook.promise(...args)) as FilterValue<K>;
+  }
+
+  async doAction<K extends ActionName>(name: K, ...args: SvcActions[K]): Promise<void> {
+    const hook = this.hook(this.actions, name);
+    if (hook.taps.length === 0) return;
+    await hook.promise(...args);
+  }
+
+  /** Fires an action without waiting; `settled()` waits for every queued one. */
+  queueAction<K extends ActionName>(name: K, ...args: SvcActions[K]): void {
+    const run = this.doAction(name, ...args).finally(() => this.pending.delete(run));
+    this.pending.add(run);
+  }
+
+  async settled(): Promise<void> {
+    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+  }
+
+  /** A view for one plugin: its taps are tagged with its name and applied through `defer`. */
+  forPlugin(plugin: string, defer?: (apply: () => void) => void): PluginHooks {
+    return new PluginHooks(this, plugin, defer);
+  }
+
+  private hook(map: Map<string, LooseHook>, name: PropertyKey): LooseHook {
+    const hook = map.get(name as string);
+    if (!hook) throw new Error(`Unknown hook ${String(name)}: declare it before use`);
+    return hook;
+  }
+
+  private createFilter(name: string, argNames: readonly string[]): void {
+    const hook = new AsyncSeriesWaterfallHook<unknown[], unknown, TapMeta>([...argNames] as never, name) as unknown as LooseHook;
+    this.isolate(hook, name, (args) => args[0]);
+    this.filters.set(name, hook);
+  }
+
+  private createAction(name: string, argNames: readonly string[]): void {
+    const hook = new AsyncSeriesHook<unknown[], TapMeta>([...argNames] as never, name) as unknown as LooseHook;
+    this.isolate(hook, name, () => undefined);
+    this.actions.set(name, hook);
+  }
+
+  /** The kernel's single error policy for taps (docs/adr/0001-hook-errors.md). */
+  private isolate(hook: LooseHook, name: string, fallback: (args: unknown[]) => unknown): void {
+    const logger = this.logger;
+    hook.intercept({
+      register(tap) {
+        const fn = tap.fn as AnyFn;
+        const plugin = tap.plugin ?? tap.name;
+        tap.fn = async (...args: unknown[]) => {
+          try {
+            return await fn(...args);
+          } catch (err) {
+            logger.error({ plugin, hook: name, err }, `hook handler of ${plugin} on ${name} failed; skipped`);
+            return fallback(args);
+          }
+        };
+        return tap;
+      },
+    });
+  }
+}
+
+/**
+ * A plugin's handle on the hook bus: taps carry the plugin's name, and go
+ * through `defer` so a plugin that fails to register leaves nothing behind.
+ */
+export class PluginHooks {
+  constructor(
+    private readonly registry: HookRegistry,
+    readonly plugin: string,
+    private readonly defer: (apply: () => void) => void = (apply) => apply(),
+  ) {}
+
+  addFilter<K extends FilterName>(name: K, handler: FilterHandler<K>, options: TapOptions = {}): void {
+    this.defer(() => this.registry.addFilter(name, handler, options, this.plugin));
+  }
+
+  addAction<K extends ActionName>(name: K, handler: ActionHandler<K>, options: TapOptions = {}): void {
+    this.defer(() => this.registry.addAction(name, handler, options, this.plugin));
+  }
+
+  declareFilter<K extends DeclaredFilter>(name: K, argNames: readonly string[]): void {
+    this.registry.declareFilter(name, argNames);
+  }
+
+  declareAction<K extends DeclaredAction>(name: K, argNames: readonly string[]): void {
+    this.registry.declareAction(name, argNames);
+  }
+
+  applyFilters<K extends FilterName>(name: K, ...args: SvcFilters[K]): Promise<FilterValue<K>> {
+    return this.registry.applyFilters(name, ...args);
+  }
+
+  doAction<K extends ActionName>(name: K, ...args: SvcActions[K]): Promise<void> {
+    return this.registry.doAction(name, ...args);
+  }
+
+  queueAction<K extends ActionName>(name: K, ...args: SvcActions[K]): void {
+    this.registry.queueAction(name, ...args);
+  }
+
+  hasFilter(name: FilterName): boolean {
+    return this.registry.hasFilter(name);
+  }
+}
+
+/** The hook surface handed to plugins and services. */
+export type Hooks = Pick<
+  PluginHooks,
+  'addFilter' | 'addAction' | 'applyFilters' | 'doAction' | 'queueAction' | 'hasFilter' | 'declareFilter' | 'declareAction'
+>;

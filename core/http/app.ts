@@ -1,0 +1,126 @@
+import { randomUUID } from 'node:crypto';
+import express, { type Express, type RequestHandler, Router } from 'express';
+import helmet from 'helmet';
+import type { Authenticator } from '../auth/passport';
+import type { SessionStore } from '../auth/sessions';
+import { ANONYMOUS, type Principal } from '../auth/types';
+import type { SvcConfig } from '../config';
+import { unauthorized, notFound } from '../errors';
+import type { SvcLogger } from '../logger';
+import { jsonErrorHandler } from './errors';
+import { requestContext } from './request-context';
+
+export interface PublicMountOptions {
+  /** Sign-in sessions are read for these routes (share pages, login-aware pages). */
+  session?: boolean;
+  /** Log successful requests at debug level only (hot paths such as tracking). */
+  quiet?: boolean;
+}
+
+export interface HttpParts {
+  config: SvcConfig;
+  logger: SvcLogger;
+  sessions: SessionStore;
+  passport: Authenticator;
+}
+
+/** Resolves the caller: HTTP Basic with an application password wins over the session cookie. */
+function principalMiddleware(passport: Authenticator, allowBasic: boolean): RequestHandler {
+  return (req, res, next) => {
+    const header = req.headers.authorization;
+    if (allowBasic && header && /^basic\s/i.test(header)) {
+      passport.authenticate('basic', { session: false }, (err: unknown, user: Express.User | false) => {
+        if (err) return next(err);
+        if (!user) return next(unauthorized('The user name or application password is not valid.', 'svc_invalid_app_password'));
+        req.principal = { user, method: 'app_password', sessionId: null };
+        next();
+      })(req, res, next);
+      return;
+    }
+    const principal: Principal = req.user ? { user: req.user, method: 'session', sessionId: req.sessionID } : ANONYMOUS;
+    req.principal = principal;
+    next();
+  };
+}
+
+/**
+ * The HTTP surface: public routes of plugins, REST namespaces and the admin
+ * area, each mounted below the base path of `SVC_BASE_URL`.
+ */
+export class HttpApp {
+  readonly app: Express = express();
+  private readonly root = Router();
+  private readonly publicRoutes = Router();
+  private readonly sessionStack: RequestHandler[];
+
+  constructor(private readonly parts: HttpParts) {
+    const { config, logger, sessions, passport } = parts;
+    const app = this.app;
+    app.disable('x-powered-by');
+    app.set('query parser', 'extended');
+    app.set('trust proxy', process.env.SVC_TRUST_PROXY ?? false);
+    app.use(this.requestLog(logger));
+    app.use(
+      helmet({
+        contentSecurityPolicy: {
+          directives: {
+            defaultSrc: ["'self'"],
+            scriptSrc: ["'self'"],
+            styleSrc: ["'self'", "'unsafe-inline'"],
+            imgSrc: ["'self'", 'data:'],
+            connectSrc: ["'self'"],
+            upgradeInsecureRequests: config.baseUrl.startsWith('https:') ? [] : null,
+          },
+        },
+        crossOriginResourcePolicy: { policy: 'same-site' },
+        hsts: config.baseUrl.startsWith('https:'),
+      }),
+    );
+    this.sessionStack = [sessions.middleware, passport.initialize(), passport.session()];
+    this.root.use(this.publicRoutes);
+    app.use(config.basePath || '/', this.root);
+    app.use((_req, res) => {
+      res.status(404).type('text/plain').send('Not found');
+    });
+    app.use(jsonErrorHandler(logger));
+  }
+
+  /** Mounts a plugin's non-REST router (tracking endpoint, scripts, share pages). */
+  mount(path: string, router: Router, options: PublicMountOptions = {}): void {
+    const stack: RequestHandler[] = [];
+    if (options.quiet) stack.push((_req, res, next) => ((res.locals.quiet = true), next()));
+    if (options.session) stack.push(...this.sessionStack, principalMiddleware(this.parts.passport, false));
+    this.publicRoutes.use(path, ...stack, router);
+  }
+
+  /** Mounts a REST namespace (`/svc/v1`, `/wp-abilities/v1`) below the REST prefix. */
+  mountRest(namespace: string, router: Router): void {
+    const outer = Router();
+    outer.use(...this.sessionStack, principalMiddleware(this.parts.passport, true));
+    outer.use(router);
+    outer.use((_req, _res, next) => next(notFound()));
+    outer.use(jsonErrorHandler(this.parts.logger));
+    this.root.use(`${this.parts.config.restPrefix}/${namespace}`, outer);
+  }
+
+  /** Mounts the admin area; its router renders HTML errors itself. */
+  mountAdmin(router: Router): void {
+    this.root.use('/svc-admin', ...this.sessionStack, principalMiddleware(this.parts.passport, false), router);
+  }
+
+  private requestLog(logger: SvcLogger): RequestHandler {
+    return (req, res, next) => {
+      const started = process.hrtime.bigint();
+      const id = (req.headers['x-request-id'] as string | undefined)?.slice(0, 64) || randomUUID();
+      res.setHeader('X-Request-Id', id);
+      res.on('finish', () => {
+        const ms = Number(process.hrtime.bigint() - started) / 1e6;
+        const entry = { reqId: id, method: req.method, url: req.originalUrl, status: res.statusCode, ms: Math.round(ms * 10) / 10 };
+        if (res.statusCode >= 500) logger.error(entry, 'request');
+        else if (res.locals.quiet && res.statusCode < 400) logger.debug(entry, 'request');
+        else logger.info(entry, 'request');
+      });
+      requestContext.run(req, next);
+    };
+  }
+}

@@ -1,0 +1,105 @@
+import express, { type Request, type RequestHandler, type Response, Router } from 'express';
+import type { Nonces } from '../auth/nonces';
+import { ANONYMOUS } from '../auth/types';
+import type { Users } from '../auth/users';
+import { forbidden, unauthorized } from '../errors';
+import type { HookRegistry } from '../hooks/registry';
+import { RestResponse, type RestRequest, type RestRouteDef, type RestRouteInfo } from './rest-types';
+
+export interface BodyOptions {
+  /** Largest accepted body, e.g. '64kb'; larger answers 413. */
+  limit?: string;
+  /** Content types parsed as JSON. */
+  types?: string[];
+}
+
+export interface RouteDefinition extends RestRouteDef {
+  body?: BodyOptions;
+  /** Extra express middleware run before authentication (e.g. CORS). */
+  before?: RequestHandler[];
+}
+
+const DEFAULT_BODY: Required<BodyOptions> = { limit: '1mb', types: ['application/json'] };
+
+/** Where a session caller's nonce may travel. */
+function nonceOf(req: Request): unknown {
+  const body = req.body as Record<string, unknown> | undefined;
+  return req.get('x-svc-nonce') ?? (req.query as Record<string, unknown>).svc_nonce ?? body?.svc_nonce;
+}
+
+/**
+ * The REST API below `{api_base}`. Each route states its capability; the
+ * kernel checks it (401 anonymous, 403 missing), then the nonce for session
+ * callers, then `svc_rest_pre_dispatch`, all on the route that actually runs.
+ */
+export class RestRouter {
+  readonly router: Router = Router();
+  private readonly routes: RestRouteInfo[] = [];
+
+  constructor(
+    private readonly deps: { users: Users; nonces: Nonces; hooks: HookRegistry },
+  ) {}
+
+  list(): readonly RestRouteInfo[] {
+    return this.routes;
+  }
+
+  add(plugin: string, def: RouteDefinition): RestRouteInfo {
+    const info: RestRouteInfo = Object.freeze({
+      id: `${plugin}:${def.method} ${def.path}`,
+      plugin,
+      method: def.method,
+      path: def.path,
+      capability: def.capability,
+      meta: Object.freeze({ ...(def.meta ?? {}) }),
+    });
+    const body = { ...DEFAULT_BODY, ...def.body };
+    const method = def.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
+    const handlers: RequestHandler[] = [...(def.before ?? [])];
+    if (def.method !== 'GET') handlers.push(express.json({ limit: body.limit, strict: false, type: body.types }));
+    handlers.push((req, res, next) => {
+      this.dispatch(info, def, req, res).catch(next);
+    });
+    this.router[method](def.path, ...handlers);
+    if (def.before?.length && def.method !== 'GET') this.router.options(def.path, ...def.before);
+    this.routes.push(info);
+    return info;
+  }
+
+  private async dispatch(info: RestRouteInfo, def: RestRouteDef, req: Request, res: Response): Promise<void> {
+    const principal = req.principal ?? ANONYMOUS;
+    if (def.capability) {
+      if (!principal.user) throw unauthorized();
+      if (!(await this.deps.users.can(principal.user, def.capability))) throw forbidden();
+      if (principal.method === 'session' && def.nonce !== false) {
+        if (!(await this.deps.nonces.verify(nonceOf(req), 'svc_nonce', principal))) {
+          throw forbidden('Cookie check failed: the svc_nonce is missing or invalid.', 'svc_invalid_nonce');
+        }
+      }
+    }
+    const request: RestRequest = {
+      route: info,
+      params: { ...(req.params as Record<string, string>) },
+      query: { ...(req.query as Record<string, unknown>) },
+      body: req.body,
+      headers: req.headers,
+      principal,
+      ip: req.ip ?? '',
+      raw: req,
+    };
+    const denial = await this.deps.hooks.applyFilters('svc_rest_pre_dispatch', null, request);
+    if (denial) throw denial;
+    send(res, await def.handler(request));
+  }
+}
+
+function send(res: Response, result: unknown): void {
+  if (result instanceof RestResponse) {
+    res.status(result.status).set(result.headers);
+    if (result.body === undefined || result.body === null) res.end();
+    else if (typeof result.body === 'string' || Buffer.isBuffer(result.body)) res.send(result.body);
+    else res.json(result.body);
+    return;
+  }
+  res.json(result ?? null);
+}

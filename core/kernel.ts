@@ -1,0 +1,235 @@
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import http from 'node:http';
+import path from 'node:path';
+import { AdminService } from './admin/admin';
+import { registerLoginPages } from './admin/login-pages';
+import { ApplicationPasswords } from './auth/app-passwords';
+import { LoginLimiter } from './auth/login-limiter';
+import { Nonces } from './auth/nonces';
+import { type Authenticator, createPassport } from './auth/passport';
+import { type SessionStore, createSessionStore } from './auth/sessions';
+import { Users } from './auth/users';
+import { ObjectCache } from './cache/object-cache';
+import { type Clock, SystemClock } from './clock';
+import { type SvcConfig, loadConfig } from './config';
+import { type Database, connectDatabase } from './db/database';
+import { runMigrations } from './db/migrator';
+import { HookRegistry } from './hooks/registry';
+import { HttpApp } from './http/app';
+import { requestContext } from './http/request-context';
+import { RestRouter } from './http/rest-router';
+import { type SvcLogger, createLogger } from './logger';
+import { type DomainResolver, createResolver } from './mail/dns-check';
+import { Mailer } from './mail/mailer';
+import { Options } from './options/options';
+import { Transients } from './options/transients';
+import type { PluginContext } from './plugins/context';
+import { type PluginStatus, type Staging, loadPlugins, selectPlugins } from './plugins/loader';
+import type { PluginManifest } from './plugins/manifest';
+import { Scheduler } from './scheduler/scheduler';
+import { ensureFirstAdmin } from './setup/first-admin';
+import { registerCoreRoutes } from './setup/core-routes';
+import { Settings } from './settings/settings';
+import { registerTrackingSettings } from './settings/tracking-settings';
+import { coreMigrations } from '../migrations';
+
+export interface KernelOptions {
+  /** Defaults to `loadConfig(env)`. */
+  config?: SvcConfig;
+  env?: NodeJS.ProcessEnv;
+  logger?: SvcLogger;
+  clock?: Clock;
+  /** DNS resolver for the recipient-domain check (tests pass their own server). */
+  resolver?: DomainResolver;
+  /** Manifests loaded besides the built-in and `SVC_PLUGIN_PATHS` ones. */
+  plugins?: readonly PluginManifest[];
+  /** Writes the generated first-admin password; stdout by default. */
+  announce?: (line: string) => void;
+}
+
+/**
+ * The kernel: boots the database, the kernel services and the plugins, and
+ * serves HTTP. `Kernel.boot` leaves timers off; `listen` starts them.
+ */
+export class Kernel {
+  private server: http.Server | null = null;
+  private readonly stopHandlers: Array<() => void | Promise<void>> = [];
+  private readonly pluginStatuses: PluginStatus[] = [];
+
+  private constructor(
+    readonly config: SvcConfig,
+    readonly logger: SvcLogger,
+    readonly clock: Clock,
+    readonly db: Database,
+    readonly hooks: HookRegistry,
+    readonly options: Options,
+    readonly transients: Transients,
+    readonly cache: ObjectCache,
+    readonly users: Users,
+    readonly appPasswords: ApplicationPasswords,
+    readonly nonces: Nonces,
+    readonly sessions: SessionStore,
+    readonly passport: Authenticator,
+    readonly rest: RestRouter,
+    readonly http: HttpApp,
+    readonly admin: AdminService,
+    readonly settings: Settings,
+    readonly scheduler: Scheduler,
+    readonly mailer: Mailer,
+  ) {}
+
+  static async boot(opts: KernelOptions = {}): Promise<Kernel> {
+    const config = opts.config ?? loadConfig(opts.env);
+    const logger = opts.logger ?? createLogger();
+    const clock = opts.clock ?? new SystemClock();
+    const db = await connectDatabase(config.databaseUrl, config.tablePrefix);
+    try {
+      await runMigrations(db, 'core', coreMigrations, logger);
+      const hooks = new HookRegistry(logger);
+      const options = new Options(db, clock);
+      const secret = async (name: string) => {
+        await options.add(name, randomBytes(32).toString('hex'), { autoload: true });
+        return (await options.get<string>(name))!;
+      };
+      const users = new Users(db, clock, hooks);
+      const appPasswords = new ApplicationPasswords(db, clock, users);
+      const nonces = new Nonces(await secret('svc_nonce_secret'), clock, hooks);
+      const sessions = createSessionStore(db, config, await secret('svc_session_secret'));
+      const passport = createPassport(users, appPasswords);
+      const rest = new RestRouter({ users, nonces, hooks });
+      const httpApp = new HttpApp({ config, logger, sessions, passport });
+      const admin = new AdminService({ config, users, nonces, hooks, logger });
+      const settings = new Settings(options, config.license);
+      const mailer = new Mailer({
+        smtpUrl: config.smtpUrl,
+        from: config.mailFrom,
+        outboxDir: path.join(config.dataDir, 'outbox'),
+        resolver: opts.resolver ?? createResolver(config.dnsServers),
+        clock,
+      });
+      const kernel = new Kernel(
+        config,
+        logger,
+        clock,
+        db,
+        hooks,
+        options,
+        new Transients(db, clock),
+        new ObjectCache(),
+        users,
+        appPasswords,
+        nonces,
+        sessions,
+        passport,
+        rest,
+        httpApp,
+        admin,
+        settings,
+        new Scheduler(db, hooks, clock, logger.child({ service: 'scheduler' }), config.timezone),
+        mailer,
+      );
+      await kernel.setUp(opts);
+      return kernel;
+    } catch (err) {
+      await db.close().catch(() => undefined);
+      throw err;
+    }
+  }
+
+  /** Plugins found, loaded, skipped or failed, with the reason. */
+  get plugins(): readonly PluginStatus[] {
+    return this.pluginStatuses;
+  }
+
+  isLoaded(name: string): boolean {
+    return this.pluginStatuses.some((p) => p.name === name && p.state === 'loaded');
+  }
+
+  /** Serves HTTP on `port` (default `PORT`) and starts the scheduler; resolves to the base URL actually bound. */
+  async listen(port = this.config.port, host?: string): Promise<string> {
+    const server = http.createServer(this.http.app);
+    server.keepAliveTimeout = 65_000;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => resolve());
+    });
+    this.server = server;
+    this.scheduler.start();
+    const address = server.address() as AddressInfo;
+    return `http://${host ?? '127.0.0.1'}:${address.port}${this.config.basePath}`;
+  }
+
+  onStop(fn: () => void | Promise<void>): void {
+    this.stopHandlers.push(fn);
+  }
+
+  async stop(): Promise<void> {
+    await this.scheduler.stop();
+    if (this.server) {
+      const server = this.server;
+      this.server = null;
+      server.closeIdleConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+    await this.hooks.settled();
+    for (const fn of this.stopHandlers.splice(0).reverse()) {
+      try {
+        await fn();
+      } catch (err) {
+        this.logger.error({ err }, 'stop handler failed');
+      }
+    }
+    this.sessions.close();
+    this.mailer.close();
+    await this.db.close();
+  }
+
+  private async setUp(opts: KernelOptions): Promise<void> {
+    registerTrackingSettings(this.settings);
+    registerLoginPages(this.admin, this.passport, await LoginLimiter.create(this.db));
+    registerCoreRoutes(this);
+    await ensureFirstAdmin(this.users, this.config, this.logger, opts.announce ?? ((line) => process.stdout.write(`${line}\n`)));
+    const selection = selectPlugins(this.config, opts.plugins ?? []);
+    await loadPlugins(selection, {
+      statuses: this.pluginStatuses,
+      db: this.db,
+      logger: this.logger,
+      context: (manifest, staging) => this.pluginContext(manifest, staging),
+    });
+    this.http.mountRest('svc/v1', this.rest.router);
+    this.http.mountAdmin(this.admin.router);
+  }
+
+  private pluginContext(manifest: PluginManifest, staging: Staging): PluginContext {
+    const { defer } = staging;
+    return {
+      name: manifest.name,
+      config: this.config,
+      hooks: this.hooks.forPlugin(manifest.name, defer),
+      rest: { route: (def) => defer(() => this.rest.add(manifest.name, def)) },
+      http: {
+        mount: (p, router, options) => defer(() => this.http.mount(p, router, options)),
+        currentRequest: () => requestContext.current(),
+        currentPrincipal: () => requestContext.principal(),
+      },
+      admin: {
+        page: (def) => defer(() => this.admin.page(def)),
+        render: (...args) => this.admin.render(...args),
+        url: (p) => this.admin.url(p),
+      },
+      db: this.db,
+      options: this.options,
+      transients: this.transients,
+      cache: this.cache,
+      settings: this.settings,
+      scheduler: this.scheduler,
+      mailer: this.mailer,
+      clock: this.clock,
+      logger: this.logger.child({ plugin: manifest.name }),
+      auth: { users: this.users, appPasswords: this.appPasswords, nonces: this.nonces, sessions: this.sessions },
+      plugins: { isLoaded: (name) => this.isLoaded(name) },
+      onStop: (fn) => this.onStop(fn),
+    };
+  }
+}

@@ -1,0 +1,65 @@
+import type { Request, Router } from 'express';
+import type { AdminPageDef, AdminService } from '../admin/admin';
+import type { ApplicationPasswords } from '../auth/app-passwords';
+import type { Nonces } from '../auth/nonces';
+import type { SessionStore } from '../auth/sessions';
+import type { Principal } from '../auth/types';
+import type { Users } from '../auth/users';
+import type { ObjectCache } from '../cache/object-cache';
+import type { Clock } from '../clock';
+import type { SvcConfig } from '../config';
+import type { Database } from '../db/database';
+import type { Hooks } from '../hooks/registry';
+import type { PublicMountOptions } from '../http/app';
+import type { RouteDefinition } from '../http/rest-router';
+import type { SvcLogger } from '../logger';
+import type { Mailer } from '../mail/mailer';
+import type { Options } from '../options/options';
+import type { Transients } from '../options/transients';
+import type { Scheduler } from '../scheduler/scheduler';
+import type { Settings } from '../settings/settings';
+
+/** Kernel services handed to `register(ctx)`; a plugin reaches the rest of the system only through these. */
+export interface PluginContext {
+  readonly name: string;
+  readonly config: Readonly<SvcConfig>;
+  /** Typed filters and actions; this plugin's taps are tagged with its name. */
+  readonly hooks: Hooks;
+  /** Routes below `{api_base}`, with the capability each needs. */
+  readonly rest: { route(def: RouteDefinition): void };
+  /** Routes outside the REST API (tracking endpoints, scripts, share pages). */
+  readonly http: {
+    mount(path: string, router: Router, options?: PublicMountOptions): void;
+    /** The request being served, for hook handlers whose arguments do not carry it. */
+    currentRequest(): Request | undefined;
+    currentPrincipal(): Principal;
+  };
+  /** Pages below `/svc-admin` rendered in the admin layout. */
+  readonly admin: {
+    page(def: AdminPageDef): void;
+    render: AdminService['render'];
+    url(path: string): string;
+  };
+  readonly db: Database;
+  readonly options: Options;
+  readonly transients: Transients;
+  readonly cache: ObjectCache;
+  readonly settings: Settings;
+  readonly scheduler: Pick<Scheduler, 'scheduleSingle' | 'nextScheduled' | 'unschedule' | 'pending'>;
+  readonly mailer: Mailer;
+  readonly clock: Clock;
+  /** Bound to `{ plugin: name }`. */
+  readonly logger: SvcLogger;
+  readonly auth: {
+    users: Users;
+    appPasswords: ApplicationPasswords;
+    nonces: Nonces;
+    sessions: Pick<SessionStore, 'destroyForUser'>;
+  };
+  readonly plugins: {
+    /** Whether another plugin is loaded (for optional cooperation through hooks). */
+    isLoaded(name: string): boolean;
+  };
+  /** Registers work to run when the kernel stops (timers, open handles). */
+  onStop(fn: () => void | Promise<void>): void;
+}

@@ -1,0 +1,114 @@
+import { type License, licenseAllows } from '../config';
+import { SvcError, badRequest } from '../errors';
+import type { Options } from '../options/options';
+
+export type SettingType = 'boolean' | 'select' | 'text' | 'textarea' | 'multiselect' | 'number';
+
+/** One field of the settings page, stored as the option of the same key. */
+export interface SettingField<T = unknown> {
+  key: string;
+  label: string;
+  help?: string;
+  section: string;
+  type: SettingType;
+  choices?: ReadonlyArray<{ value: string; label: string }>;
+  default: T;
+  /** Lowest license that offers the setting. */
+  tier?: License;
+  /** Turns a submitted value into the stored one; throws a 400 SvcError naming the problem. */
+  parse(raw: unknown): T;
+}
+
+export interface SaveResult {
+  saved: boolean;
+  /** Message per field key; nothing is saved when any field fails. */
+  errors: Record<string, string>;
+}
+
+/** The settings page's fields, registered by the kernel and plugins. */
+export class Settings {
+  private readonly fields = new Map<string, SettingField>();
+
+  constructor(
+    private readonly options: Options,
+    private readonly license: License,
+  ) {}
+
+  register<T>(field: SettingField<T>): void {
+    if (this.fields.has(field.key)) throw new Error(`setting ${field.key} is registered twice`);
+    this.fields.set(field.key, field as SettingField);
+  }
+
+  /** Fields the license offers, in registration order. */
+  list(): SettingField[] {
+    return [...this.fields.values()].filter((f) => licenseAllows(this.license, f.tier ?? 'free'));
+  }
+
+  async get<T>(key: string): Promise<T> {
+    const field = this.fields.get(key);
+    if (!field) throw new Error(`unknown setting ${key}`);
+    return this.options.get<T>(key, field.default as T);
+  }
+
+  async values(): Promise<Record<string, unknown>> {
+    const out: Record<string, unknown> = {};
+    for (const field of this.list()) out[field.key] = await this.options.get(field.key, field.default);
+    return out;
+  }
+
+  /**
+   * Validates every submitted field first and stores them only when all pass.
+   * Keys that are not offered settings are refused.
+   */
+  async save(input: Record<string, unknown>): Promise<SaveResult> {
+    const offered = new Map(this.list().map((f) => [f.key, f]));
+    const errors: Record<string, string> = {};
+    const parsed: Array<[string, unknown]> = [];
+    for (const [key, raw] of Object.entries(input)) {
+      const field = offered.get(key);
+      if (!field) {
+        errors[key] = 'This is not a setting.';
+        continue;
+      }
+      try {
+        parsed.push([key, field.parse(raw)]);
+      } catch (err) {
+        errors[key] = err instanceof SvcError ? err.message : 'This value is not valid.';
+      }
+    }
+    if (Object.keys(errors).length > 0) return { saved: false, errors };
+    for (const [key, value] of parsed) await this.options.set(key, value);
+    return { saved: true, errors };
+  }
+}
+
+// Parsers shared by setting fields.
+
+export const parseBoolean = (raw: unknown): boolean => {
+  if (typeof raw === 'boolean') return raw;
+  if (raw === undefined || raw === null || raw === '' || raw === '0' || raw === 'false' || raw === 0) return false;
+  if (raw === '1' || raw === 'true' || raw === 'on' || raw === 1) return true;
+  throw badRequest('Must be on or off.');
+};
+
+export const parseChoice =
+  (choices: readonly string[]) =>
+  (raw: unknown): string => {
+    if (typeof raw === 'string' && choices.includes(raw)) return raw;
+    throw badRequest(`Must be one of: ${choices.join(', ')}.`);
+  };
+
+/** Multi-line text, normalised to trimmed non-empty lines joined by \n. */
+export const parseLines =
+  (checkLine: (line: string) => string | null, maxLines = 1000) =>
+  (raw: unknown): string => {
+    if (raw === undefined || raw === null) return '';
+    if (typeof raw !== 'string') throw badRequest('Must be text.');
+    const lines = raw.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+    if (lines.length > maxLines) throw badRequest(`At most ${maxLines} lines.`);
+    for (const [i, line] of lines.entries()) {
+      const problem = checkLine(line);
+      if (problem) throw badRequest(`Line ${i + 1} (${line.slice(0, 60)}): ${problem}`);
+    }
+    return lines.join('\n');
+  };

@@ -1,0 +1,31 @@
+#!/usr/bin/env node
+// Compiles the server (tsc) and copies what the compiled code reads at run time
+// (views, plugin views and data, hooks.d.ts) into dist/. Client bundles are
+// built by scripts/bundle-clients.js when present.
+'use strict';
+const { execFileSync } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const root = path.resolve(__dirname, '..');
+const dist = path.join(root, 'dist');
+
+fs.rmSync(dist, { recursive: true, force: true });
+execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', path.join(root, 'tsconfig.build.json')], {
+  stdio: 'inherit',
+  cwd: root,
+});
+
+const copy = (from, to) => fs.cpSync(from, to, { recursive: true });
+copy(path.join(root, 'views'), path.join(dist, 'views'));
+fs.copyFileSync(path.join(root, 'hooks.d.ts'), path.join(dist, 'hooks.d.ts'));
+const pluginsDir = path.join(root, 'plugins');
+for (const plugin of fs.existsSync(pluginsDir) ? fs.readdirSync(pluginsDir) : []) {
+  for (const folder of ['views', 'data']) {
+    const src = path.join(pluginsDir, plugin, folder);
+    if (fs.existsSync(src)) copy(src, path.join(dist, 'plugins', plugin, folder));
+  }
+}
+const bundler = path.join(__dirname, 'bundle-clients.js');
+if (fs.existsSync(bundler)) execFileSync(process.execPath, [bundler], { stdio: 'inherit', cwd: root });
+fs.writeFileSync(path.join(dist, '.build-stamp'), new Date().toISOString());

@@ -1,0 +1,1 @@
+process.env.SVC_TEST_DB = 'sqlite';
