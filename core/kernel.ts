@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import http from 'node:http';
 import path from 'node:path';
 import { AdminService } from './admin/admin';
+import type { CliCommand } from './cli/command';
 import { registerLoginPages } from './admin/login-pages';
 import { ApplicationPasswords } from './auth/app-passwords';
 import { LoginLimiter } from './auth/login-limiter';
@@ -56,6 +57,8 @@ export class Kernel {
   private server: http.Server | null = null;
   private readonly stopHandlers: Array<() => void | Promise<void>> = [];
   private readonly pluginStatuses: PluginStatus[] = [];
+  /** Commands plugins added to `svc`, by name. */
+  readonly commands = new Map<string, CliCommand>();
 
   private constructor(
     readonly config: SvcConfig,
@@ -228,6 +231,7 @@ export class Kernel {
       clock: this.clock,
       logger: this.logger.child({ plugin: manifest.name }),
       auth: { users: this.users, appPasswords: this.appPasswords, nonces: this.nonces, sessions: this.sessions },
+      cli: { command: (def) => defer(() => this.commands.set(def.name, def)) },
       plugins: { isLoaded: (name) => this.isLoaded(name) },
       onStop: (fn) => this.onStop(fn),
     };

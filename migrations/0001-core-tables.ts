@@ -42,7 +42,7 @@ export const coreTables: Migration = {
     });
     await qi.addIndex(db.table('application_passwords'), ['user_id'], { name: `${db.table('application_passwords')}_user` });
 
-    await qi.createTable(db.table('sessions'), {
+    await qi.createTable(db.table('auth_sessions'), {
       sid: { type: T.string(64), primaryKey: true },
       expires: { type: T.date, allowNull: true },
       data: { type: T.longText, allowNull: true },
@@ -50,7 +50,7 @@ export const coreTables: Migration = {
       createdAt: { type: T.date, allowNull: true },
       updatedAt: { type: T.date, allowNull: true },
     });
-    await qi.addIndex(db.table('sessions'), ['user_id'], { name: `${db.table('sessions')}_user` });
-    await qi.addIndex(db.table('sessions'), ['expires'], { name: `${db.table('sessions')}_expires` });
+    await qi.addIndex(db.table('auth_sessions'), ['user_id'], { name: `${db.table('auth_sessions')}_user` });
+    await qi.addIndex(db.table('auth_sessions'), ['expires'], { name: `${db.table('auth_sessions')}_expires` });
   },
 };

@@ -27,7 +27,7 @@ export function createSessionStore(db: Database, config: SvcConfig, secret: stri
         data: DataTypes.TEXT('long'),
         user_id: { type: DataTypes.BIGINT.UNSIGNED, allowNull: true },
       },
-      { tableName: db.table('sessions'), timestamps: true },
+      { tableName: db.table('auth_sessions'), timestamps: true },
     );
   }
   const SequelizeStore = SequelizeStoreInit(session.Store);
@@ -60,7 +60,7 @@ export function createSessionStore(db: Database, config: SvcConfig, secret: stri
   return {
     middleware,
     destroyForUser: (userId) =>
-      db.execute(`DELETE FROM ${db.quote(db.table('sessions'))} WHERE user_id = ?`, [userId]),
+      db.execute(`DELETE FROM ${db.quote(db.table('auth_sessions'))} WHERE user_id = ?`, [userId]),
     close: () => (store as unknown as { stopExpiringSessions(): void }).stopExpiringSessions(),
   };
 }

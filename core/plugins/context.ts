@@ -6,6 +6,7 @@ import type { SessionStore } from '../auth/sessions';
 import type { Principal } from '../auth/types';
 import type { Users } from '../auth/users';
 import type { ObjectCache } from '../cache/object-cache';
+import type { CliCommand } from '../cli/command';
 import type { Clock } from '../clock';
 import type { SvcConfig } from '../config';
 import type { Database } from '../db/database';
@@ -56,6 +57,8 @@ export interface PluginContext {
     nonces: Nonces;
     sessions: Pick<SessionStore, 'destroyForUser'>;
   };
+  /** `svc <command>` additions (e.g. `svc demo`). */
+  readonly cli: { command(def: CliCommand): void };
   readonly plugins: {
     /** Whether another plugin is loaded (for optional cooperation through hooks). */
     isLoaded(name: string): boolean;

@@ -1,0 +1,15 @@
+import { definePlugin } from '../../core/plugins/manifest';
+import { registerCollection } from './collect/register';
+import { trackingMigrations } from './migrations';
+import { registerStatisticsTab } from './statistics/register';
+
+/** Free tier: the collection pipeline (tracking.md) and the statistics tab. */
+export default definePlugin({
+  name: 'tracking',
+  tier: 'free',
+  migrations: trackingMigrations,
+  async register(ctx) {
+    await registerCollection(ctx);
+    await registerStatisticsTab(ctx);
+  },
+});
