@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import http from 'node:http';
 import path from 'node:path';
+import { AbilitiesRegistry } from './abilities/registry';
+import { createAbilitiesRouter } from './abilities/routes';
 import { AdminService } from './admin/admin';
 import type { CliCommand } from './cli/command';
 import { registerLoginPages } from './admin/login-pages';
@@ -59,6 +61,8 @@ export class Kernel {
   private readonly pluginStatuses: PluginStatus[] = [];
   /** Commands plugins added to `svc`, by name. */
   readonly commands = new Map<string, CliCommand>();
+  /** The host abilities interface (categories and abilities plugins register). */
+  readonly abilities: AbilitiesRegistry;
 
   private constructor(
     readonly config: SvcConfig,
@@ -80,7 +84,9 @@ export class Kernel {
     readonly settings: Settings,
     readonly scheduler: Scheduler,
     readonly mailer: Mailer,
-  ) {}
+  ) {
+    this.abilities = new AbilitiesRegistry(logger.child({ service: 'abilities' }));
+  }
 
   static async boot(opts: KernelOptions = {}): Promise<Kernel> {
     const config = opts.config ?? loadConfig(opts.env);
@@ -201,6 +207,7 @@ export class Kernel {
       context: (manifest, staging) => this.pluginContext(manifest, staging),
     });
     this.http.mountRest('svc/v1', this.rest.router);
+    this.http.mountRest('wp-abilities/v1', createAbilitiesRouter(this.abilities, { users: this.users, nonces: this.nonces, hooks: this.hooks }));
     this.http.mountAdmin(this.admin.router);
   }
 
@@ -232,6 +239,11 @@ export class Kernel {
       logger: this.logger.child({ plugin: manifest.name }),
       auth: { users: this.users, appPasswords: this.appPasswords, nonces: this.nonces, sessions: this.sessions },
       cli: { command: (def) => defer(() => this.commands.set(def.name, def)) },
+      abilities: {
+        registerCategory: (category) => defer(() => this.abilities.registerCategory(category)),
+        register: (def) => defer(() => this.abilities.register(def)),
+        unregister: (name) => this.abilities.unregister(name),
+      },
       plugins: { isLoaded: (name) => this.isLoaded(name) },
       onStop: (fn) => this.onStop(fn),
     };

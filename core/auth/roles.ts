@@ -3,7 +3,7 @@ import { CAPABILITIES, type Capability, type RoleName } from './types';
 /** The role table of DESIGN.md §2. The viewer's reach is narrowed further per share token. */
 export const ROLES: Readonly<Record<RoleName, readonly Capability[]>> = Object.freeze({
   administrator: CAPABILITIES,
-  editor: ['view_svc_statistics'],
+  editor: ['read', 'view_svc_statistics'],
   svc_viewer: ['view_svc_statistics', 'view_sales_svc_statistics'],
 });
 

@@ -1,6 +1,7 @@
 import session from 'express-session';
 import SequelizeStoreInit from 'connect-session-sequelize';
 import { DataTypes } from 'sequelize';
+import { columnTypes } from '../db/column-types';
 import type { RequestHandler } from 'express';
 import type { SvcConfig } from '../config';
 import type { Database } from '../db/database';
@@ -25,7 +26,7 @@ export function createSessionStore(db: Database, config: SvcConfig, secret: stri
         sid: { type: DataTypes.STRING(64), primaryKey: true },
         expires: DataTypes.DATE,
         data: DataTypes.TEXT('long'),
-        user_id: { type: DataTypes.BIGINT.UNSIGNED, allowNull: true },
+        user_id: { type: columnTypes(db.dialect).ref, allowNull: true },
       },
       { tableName: db.table('auth_sessions'), timestamps: true },
     );

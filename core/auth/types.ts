@@ -1,5 +1,6 @@
-/** Capabilities of DESIGN.md §2. */
+/** Capabilities of DESIGN.md §2, plus `read`: any signed-in account of a person (not the share viewer). */
 export const CAPABILITIES = [
+  'read',
   'view_svc_statistics',
   'view_sales_svc_statistics',
   'manage_svc_statistics',

@@ -71,10 +71,10 @@ export class RestRouter {
     if (def.capability) {
       if (!principal.user) throw unauthorized();
       if (!(await this.deps.users.can(principal.user, def.capability))) throw forbidden();
-      if (principal.method === 'session' && def.nonce !== false) {
-        if (!(await this.deps.nonces.verify(nonceOf(req), 'svc_nonce', principal))) {
-          throw forbidden('Cookie check failed: the svc_nonce is missing or invalid.', 'svc_invalid_nonce');
-        }
+    }
+    if (principal.method === 'session' && (def.nonce ?? def.capability !== null)) {
+      if (!(await this.deps.nonces.verify(nonceOf(req), 'svc_nonce', principal))) {
+        throw forbidden('Cookie check failed: the svc_nonce is missing or invalid.', 'svc_invalid_nonce');
       }
     }
     const request: RestRequest = {

@@ -46,7 +46,7 @@ export interface RestRouteDef {
   path: string;
   /** Capability the principal must hold; `null` makes the route public. */
   capability: Capability | null;
-  /** Session callers must send a valid `svc_nonce` (default true for routes with a capability). */
+  /** Session callers must send a valid `svc_nonce` (default: when the route needs a capability). */
   nonce?: boolean;
   meta?: Record<string, unknown>;
   handler(request: RestRequest): Promise<RestResult> | RestResult;

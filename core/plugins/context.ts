@@ -1,4 +1,5 @@
 import type { Request, Router } from 'express';
+import type { AbilitiesRegistry } from '../abilities/registry';
 import type { AdminPageDef, AdminService } from '../admin/admin';
 import type { ApplicationPasswords } from '../auth/app-passwords';
 import type { Nonces } from '../auth/nonces';
@@ -57,6 +58,8 @@ export interface PluginContext {
     nonces: Nonces;
     sessions: Pick<SessionStore, 'destroyForUser'>;
   };
+  /** The host abilities interface: categories and abilities for automation (REST and MCP). */
+  readonly abilities: Pick<AbilitiesRegistry, 'registerCategory' | 'register' | 'unregister'>;
   /** `svc <command>` additions (e.g. `svc demo`). */
   readonly cli: { command(def: CliCommand): void };
   readonly plugins: {
