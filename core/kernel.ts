@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import http from 'node:http';
 import path from 'node:path';
 import { AbilitiesRegistry } from './abilities/registry';
+import { createMcpRouter } from './abilities/mcp';
 import { createAbilitiesRouter } from './abilities/routes';
 import { AdminService } from './admin/admin';
 import type { CliCommand } from './cli/command';
@@ -36,6 +37,7 @@ import { registerCoreRoutes } from './setup/core-routes';
 import { Settings } from './settings/settings';
 import { registerTrackingSettings } from './settings/tracking-settings';
 import { coreMigrations } from '../migrations';
+import { SVC_VERSION } from './version';
 
 export interface KernelOptions {
   /** Defaults to `loadConfig(env)`. */
@@ -208,6 +210,7 @@ export class Kernel {
     });
     this.http.mountRest('svc/v1', this.rest.router);
     this.http.mountRest('wp-abilities/v1', createAbilitiesRouter(this.abilities, { users: this.users, nonces: this.nonces, hooks: this.hooks }));
+    this.http.mount('/svc/mcp', createMcpRouter(this.abilities, this.logger.child({ service: 'mcp' }), SVC_VERSION), { basicAuth: true });
     this.http.mountAdmin(this.admin.router);
   }
 

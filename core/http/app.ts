@@ -15,6 +15,8 @@ export interface PublicMountOptions {
   session?: boolean;
   /** Log successful requests at debug level only (hot paths such as tracking). */
   quiet?: boolean;
+  /** Callers may authenticate with an application password (HTTP Basic). */
+  basicAuth?: boolean;
 }
 
 export interface HttpParts {
@@ -89,7 +91,10 @@ export class HttpApp {
   mount(path: string, router: Router, options: PublicMountOptions = {}): void {
     const stack: RequestHandler[] = [];
     if (options.quiet) stack.push((_req, res, next) => ((res.locals.quiet = true), next()));
-    if (options.session) stack.push(...this.sessionStack, principalMiddleware(this.parts.passport, false));
+    if (options.session) stack.push(...this.sessionStack);
+    if (options.session || options.basicAuth) {
+      stack.push(this.parts.passport.initialize(), principalMiddleware(this.parts.passport, Boolean(options.basicAuth)));
+    }
     this.publicRoutes.use(path, ...stack, router);
   }
 

@@ -115,3 +115,44 @@ describe('host abilities interface', () => {
     expect(ok.body).toEqual({ sum: 2 });
   });
 });
+
+describe('abilities as MCP tools', () => {
+  let tk: TestKernel;
+  let password: string;
+  beforeAll(async () => {
+    tk = await createTestKernel({ inline: [sample] });
+    const admin = (await tk.kernel.users.findByLogin('admin'))!;
+    password = (await tk.kernel.appPasswords.create(admin, 'mcp')).password;
+  });
+  afterAll(() => tk.close());
+
+  async function connect(login: string, secret: string) {
+    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+    const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+    const client = new Client({ name: 'test', version: '1.0.0' });
+    const auth = `Basic ${Buffer.from(`${login}:${secret}`).toString('base64')}`;
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${tk.url}/svc/mcp`), { requestInit: { headers: { authorization: auth } } }));
+    return client;
+  }
+
+  it('lists and calls tools with an application password', async () => {
+    const client = await connect('admin', password);
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(['sample-add', 'sample-explode']);
+    expect(tools.find((t) => t.name === 'sample-add')?.annotations?.readOnlyHint).toBe(true);
+    const result = await client.callTool({ name: 'sample-add', arguments: { a: 20, b: 22 } });
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toEqual({ sum: 42 });
+    const invalid = await client.callTool({ name: 'sample-add', arguments: { a: 'x' } });
+    expect(invalid.isError).toBe(true);
+    expect(JSON.parse((invalid.content as Array<{ text: string }>)[0]!.text)).toEqual({ code: 'ability_invalid_input', message: 'input.a must be integer', status: 400 });
+    await client.close();
+  });
+
+  it('refuses callers without a valid application password', async () => {
+    const anon = await tk.client().post('/svc/mcp', { json: { jsonrpc: '2.0', id: 1, method: 'tools/list' } });
+    expect(anon.status).toBe(401);
+    expect(anon.headers.get('www-authenticate')).toContain('Basic');
+    await expect(connect('admin', 'wrong wrong wrong')).rejects.toThrow();
+  });
+});
