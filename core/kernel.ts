@@ -31,6 +31,7 @@ import { Transients } from './options/transients';
 import type { PluginContext } from './plugins/context';
 import { type PluginStatus, type Staging, loadPlugins, selectPlugins } from './plugins/loader';
 import type { PluginManifest } from './plugins/manifest';
+import { ServiceRegistry } from './plugins/services';
 import { Scheduler } from './scheduler/scheduler';
 import { ensureFirstAdmin } from './setup/first-admin';
 import { registerCoreRoutes } from './setup/core-routes';
@@ -63,6 +64,8 @@ export class Kernel {
   private readonly pluginStatuses: PluginStatus[] = [];
   /** Commands plugins added to `svc`, by name. */
   readonly commands = new Map<string, CliCommand>();
+  /** Services plugins provide to each other. */
+  readonly services = new ServiceRegistry();
   /** The host abilities interface (categories and abilities plugins register). */
   readonly abilities: AbilitiesRegistry;
 
@@ -242,6 +245,10 @@ export class Kernel {
       logger: this.logger.child({ plugin: manifest.name }),
       auth: { users: this.users, appPasswords: this.appPasswords, nonces: this.nonces, sessions: this.sessions },
       cli: { command: (def) => defer(() => this.commands.set(def.name, def)) },
+      services: {
+        provide: (name, service) => defer(() => this.services.provide(name, service)),
+        get: (name) => this.services.get(name),
+      },
       abilities: {
         registerCategory: (category) => defer(() => this.abilities.registerCategory(category)),
         register: (def) => defer(() => this.abilities.register(def)),

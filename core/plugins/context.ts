@@ -20,6 +20,7 @@ import type { Options } from '../options/options';
 import type { Transients } from '../options/transients';
 import type { Scheduler } from '../scheduler/scheduler';
 import type { Settings } from '../settings/settings';
+import type { ServiceRegistry } from './services';
 
 /** Kernel services handed to `register(ctx)`; a plugin reaches the rest of the system only through these. */
 export interface PluginContext {
@@ -60,6 +61,8 @@ export interface PluginContext {
   };
   /** The host abilities interface: categories and abilities for automation (REST and MCP). */
   readonly abilities: Pick<AbilitiesRegistry, 'registerCategory' | 'register' | 'unregister'>;
+  /** Services plugins offer each other by name (see core/plugins/services.ts). */
+  readonly services: Pick<ServiceRegistry, 'provide' | 'get'>;
   /** `svc <command>` additions (e.g. `svc demo`). */
   readonly cli: { command(def: CliCommand): void };
   readonly plugins: {
