@@ -34,7 +34,7 @@ import type { PluginManifest } from './plugins/manifest';
 import { ServiceRegistry } from './plugins/services';
 import { Scheduler } from './scheduler/scheduler';
 import { ensureFirstAdmin } from './setup/first-admin';
-import { registerCoreRoutes } from './setup/core-routes';
+import { registerCore } from './setup/register-core';
 import { Settings } from './settings/settings';
 import { registerTrackingSettings } from './settings/tracking-settings';
 import { coreMigrations } from '../migrations';
@@ -202,7 +202,7 @@ export class Kernel {
   private async setUp(opts: KernelOptions): Promise<void> {
     registerTrackingSettings(this.settings);
     registerLoginPages(this.admin, this.passport, await LoginLimiter.create(this.db));
-    registerCoreRoutes(this);
+    registerCore(this);
     await ensureFirstAdmin(this.users, this.config, this.logger, opts.announce ?? ((line) => process.stdout.write(`${line}\n`)));
     const selection = selectPlugins(this.config, opts.plugins ?? []);
     await loadPlugins(selection, {

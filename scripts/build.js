@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Compiles the server (tsc) and copies what the compiled code reads at run time
-// (views, plugin views and data, hooks.d.ts) into dist/. Client bundles are
+// (views, plugin and example views and data, hooks.d.ts) into dist/. Client bundles are
 // built by scripts/bundle-clients.js when present.
 'use strict';
 const { execFileSync } = require('node:child_process');
@@ -19,11 +19,13 @@ execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', pat
 const copy = (from, to) => fs.cpSync(from, to, { recursive: true });
 copy(path.join(root, 'views'), path.join(dist, 'views'));
 fs.copyFileSync(path.join(root, 'hooks.d.ts'), path.join(dist, 'hooks.d.ts'));
-const pluginsDir = path.join(root, 'plugins');
-for (const plugin of fs.existsSync(pluginsDir) ? fs.readdirSync(pluginsDir) : []) {
-  for (const folder of ['views', 'data']) {
-    const src = path.join(pluginsDir, plugin, folder);
-    if (fs.existsSync(src)) copy(src, path.join(dist, 'plugins', plugin, folder));
+for (const parent of ['plugins', 'examples']) {
+  const dir = path.join(root, parent);
+  for (const plugin of fs.existsSync(dir) ? fs.readdirSync(dir) : []) {
+    for (const folder of ['views', 'data']) {
+      const src = path.join(dir, plugin, folder);
+      if (fs.existsSync(src)) copy(src, path.join(dist, parent, plugin, folder));
+    }
   }
 }
 const bundler = path.join(__dirname, 'bundle-clients.js');

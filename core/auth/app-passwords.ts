@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Clock } from '../clock';
 import type { Database } from '../db/database';
-import { badRequest } from '../errors';
+import { badRequest, forbidden } from '../errors';
 import { generateSecret, hashPassword, verifyPassword } from './passwords';
 import type { SvcUser } from './types';
 import type { Users } from './users';
@@ -49,6 +49,7 @@ export class ApplicationPasswords {
   }
 
   async create(user: SvcUser, name: string): Promise<NewAppPassword> {
+    if (user.system) throw forbidden('System accounts cannot have application passwords.', 'svc_app_passwords_disabled');
     const clean = name.trim();
     if (clean === '' || clean.length > 191) throw badRequest('name: 1-191 characters', 'svc_invalid_app_password_name');
     const secret = generateSecret(24);

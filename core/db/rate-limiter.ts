@@ -45,3 +45,8 @@ export async function createRateLimiter(db: Database, options: RateLimitOptions)
     }
   });
 }
+
+/** Deletes counters whose window ended before `nowMs`; the daily maintenance runs it. */
+export function purgeExpiredRateLimits(db: Database, nowMs: number): Promise<number> {
+  return db.execute(`DELETE FROM ${db.quote(db.table('rate_limits'))} WHERE expire IS NOT NULL AND expire < ?`, [nowMs]);
+}

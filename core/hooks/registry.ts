@@ -47,6 +47,7 @@ type LooseHook = {
 export class HookRegistry {
   private readonly filters = new Map<string, LooseHook>();
   private readonly actions = new Map<string, LooseHook>();
+  private readonly actionArgNames = new Map<string, readonly string[]>();
   private readonly pending = new Set<Promise<unknown>>();
 
   constructor(private readonly logger: SvcLogger) {
@@ -78,6 +79,11 @@ export class HookRegistry {
 
   hasFilter(name: FilterName): boolean {
     return (this.filters.get(name as string)?.taps.length ?? 0) > 0;
+  }
+
+  /** Argument names of an action (documented or declared), or undefined when no such action exists. */
+  actionArgs(name: string): readonly string[] | undefined {
+    return this.actionArgNames.get(name);
   }
 
   hasAction(name: ActionName): boolean {
@@ -127,6 +133,7 @@ export class HookRegistry {
     const hook = new AsyncSeriesHook<unknown[], TapMeta>([...argNames] as never, name) as unknown as LooseHook;
     this.isolate(hook, name, () => undefined);
     this.actions.set(name, hook);
+    this.actionArgNames.set(name, Object.freeze([...argNames]));
   }
 
   /** The kernel's single error policy for taps (docs/adr/0001-hook-errors.md). */

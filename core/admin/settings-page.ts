@@ -1,0 +1,56 @@
+import path from 'node:path';
+import { VIEWS_DIR } from '../paths';
+import type { SettingField, Settings } from '../settings/settings';
+import type { AdminResult, AdminService } from './admin';
+
+const VIEW = path.join(VIEWS_DIR, 'settings.ejs');
+
+/** What the form shows for a field: a flag, a list of chosen values or text. */
+function shown(field: SettingField, value: unknown): boolean | string[] | string {
+  if (field.type === 'boolean') return value === true || value === '1' || value === 'on' || value === 'true';
+  if (field.type === 'multiselect') return (Array.isArray(value) ? value : value === undefined || value === '' ? [] : [value]).map(String);
+  return value === undefined || value === null ? '' : String(value);
+}
+
+/**
+ * A posted form as `Settings.save` input: an unchecked box sends nothing, so
+ * absent flags are false and absent lists empty; extra fields are passed on
+ * and refused by the registry.
+ */
+function formInput(fields: readonly SettingField[], body: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const input: Record<string, unknown> = {};
+  for (const field of fields) {
+    const raw = body[field.key];
+    input[field.key] = raw !== undefined ? raw : field.type === 'boolean' ? false : field.type === 'multiselect' ? [] : undefined;
+  }
+  for (const [key, raw] of Object.entries(body)) if (key !== '_svc_nonce' && !(key in input)) input[key] = raw;
+  return input;
+}
+
+function page(settings: Settings, values: Record<string, unknown>, errors: Record<string, string>, saved: boolean, status = 200): AdminResult {
+  const fields = settings.list();
+  const sections: Array<{ name: string; fields: Array<{ field: SettingField; value: ReturnType<typeof shown>; error?: string }> }> = [];
+  for (const field of fields) {
+    let section = sections.find((s) => s.name === field.section);
+    if (!section) sections.push((section = { name: field.section, fields: [] }));
+    section.fields.push({ field, value: shown(field, values[field.key]), error: errors[field.key] });
+  }
+  const known = new Set(fields.map((f) => f.key));
+  const stray = Object.entries(errors).filter(([key]) => !known.has(key)).map(([key, message]) => `${key}: ${message}`);
+  return { view: VIEW, title: 'Settings', status, data: { sections, saved, stray, failed: Object.keys(errors).length > 0 } };
+}
+
+/** `/svc-admin/settings`: every registered setting by section; a refused value is shown next to its field and nothing is saved. */
+export function registerSettingsPage(admin: AdminService, settings: Settings): void {
+  admin.page({
+    path: '/settings',
+    capability: 'manage_options',
+    get: async (req) => page(settings, await settings.values(), {}, req.query.saved === '1'),
+    post: async (req) => {
+      const input = formInput(settings.list(), req.body);
+      const result = await settings.save(input);
+      if (result.saved) return { redirect: `${admin.url('/settings')}?saved=1` };
+      return page(settings, input, result.errors, false, 400);
+    },
+  });
+}
