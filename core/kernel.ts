@@ -6,6 +6,7 @@ import { AbilitiesRegistry } from './abilities/registry';
 import { createMcpRouter } from './abilities/mcp';
 import { createAbilitiesRouter } from './abilities/routes';
 import { AdminService } from './admin/admin';
+import { AssetService } from './assets/assets';
 import type { CliCommand } from './cli/command';
 import { registerLoginPages } from './admin/login-pages';
 import { ApplicationPasswords } from './auth/app-passwords';
@@ -36,6 +37,7 @@ import { Scheduler } from './scheduler/scheduler';
 import { ensureFirstAdmin } from './setup/first-admin';
 import { registerCore } from './setup/register-core';
 import { Settings } from './settings/settings';
+import { StatisticsService } from './statistics/service';
 import { registerTrackingSettings } from './settings/tracking-settings';
 import { coreMigrations } from '../migrations';
 import { SVC_VERSION } from './version';
@@ -68,6 +70,10 @@ export class Kernel {
   readonly services = new ServiceRegistry();
   /** The host abilities interface (categories and abilities plugins register). */
   readonly abilities: AbilitiesRegistry;
+  /** The statistics engine, its daily summaries and the data types and datatables plugins register. */
+  readonly statistics: StatisticsService;
+  /** Browser code bundled with esbuild. */
+  readonly assets: AssetService;
 
   private constructor(
     readonly config: SvcConfig,
@@ -91,6 +97,8 @@ export class Kernel {
     readonly mailer: Mailer,
   ) {
     this.abilities = new AbilitiesRegistry(logger.child({ service: 'abilities' }));
+    this.statistics = new StatisticsService({ db, clock, logger, hooks, settings, timezone: config.timezone });
+    this.assets = new AssetService(config.basePath, logger.child({ service: 'assets' }));
   }
 
   static async boot(opts: KernelOptions = {}): Promise<Kernel> {
@@ -211,6 +219,8 @@ export class Kernel {
       logger: this.logger,
       context: (manifest, staging) => this.pluginContext(manifest, staging),
     });
+    for (const route of this.statistics.data.fallbackRoutes()) this.rest.add('core', route);
+    this.http.mount('/', this.assets.router);
     this.http.mountRest('svc/v1', this.rest.router);
     this.http.mountRest('wp-abilities/v1', createAbilitiesRouter(this.abilities, { users: this.users, nonces: this.nonces, hooks: this.hooks }));
     this.http.mount('/svc/mcp', createMcpRouter(this.abilities, this.logger.child({ service: 'mcp' }), SVC_VERSION), { basicAuth: true });
@@ -253,6 +263,15 @@ export class Kernel {
         registerCategory: (category) => defer(() => this.abilities.registerCategory(category)),
         register: (def) => defer(() => this.abilities.register(def)),
         unregister: (name) => this.abilities.unregister(name),
+      },
+      statistics: this.statistics.forPlugin(defer, (def) => this.rest.add(manifest.name, def)),
+      assets: {
+        register: (def) => {
+          const url = this.assets.urlOf(def);
+          defer(() => this.assets.register(def));
+          return url;
+        },
+        versionedUrl: (entry) => this.assets.versionedUrl(entry),
       },
       plugins: { isLoaded: (name) => this.isLoaded(name) },
       onStop: (fn) => this.onStop(fn),

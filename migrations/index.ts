@@ -2,6 +2,7 @@ import type { Migration } from '../core/db/migrator';
 import { coreTables } from './0001-core-tables';
 import { schedulerTables } from './0002-scheduler';
 import { statisticsTables } from './0003-statistics';
+import { statisticsSummaries } from './0004-statistics-summaries';
 
 /** The kernel's own schema, in order. Plugins list theirs in their manifest. */
-export const coreMigrations: readonly Migration[] = [coreTables, schedulerTables, statisticsTables];
+export const coreMigrations: readonly Migration[] = [coreTables, schedulerTables, statisticsTables, statisticsSummaries];

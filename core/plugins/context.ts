@@ -1,6 +1,7 @@
 import type { Request, Router } from 'express';
 import type { AbilitiesRegistry } from '../abilities/registry';
 import type { AdminPageDef, AdminService } from '../admin/admin';
+import type { AssetsApi } from '../assets/assets';
 import type { ApplicationPasswords } from '../auth/app-passwords';
 import type { Nonces } from '../auth/nonces';
 import type { SessionStore } from '../auth/sessions';
@@ -20,6 +21,7 @@ import type { Options } from '../options/options';
 import type { Transients } from '../options/transients';
 import type { Scheduler } from '../scheduler/scheduler';
 import type { Settings } from '../settings/settings';
+import type { StatisticsApi } from '../statistics/service';
 import type { ServiceRegistry } from './services';
 
 /** Kernel services handed to `register(ctx)`; a plugin reaches the rest of the system only through these. */
@@ -65,6 +67,10 @@ export interface PluginContext {
   readonly services: Pick<ServiceRegistry, 'provide' | 'get'>;
   /** `svc <command>` additions (e.g. `svc demo`). */
   readonly cli: { command(def: CliCommand): void };
+  /** The statistics query engine and the registry of data types and datatables (core/statistics). */
+  readonly statistics: StatisticsApi;
+  /** Browser entry points bundled with esbuild and served with content-hash caching (core/assets). */
+  readonly assets: AssetsApi;
   readonly plugins: {
     /** Whether another plugin is loaded (for optional cooperation through hooks). */
     isLoaded(name: string): boolean;

@@ -1,0 +1,114 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { type Request, type Response, Router } from 'express';
+import type { SvcLogger } from '../logger';
+import { ROOT_DIR } from '../paths';
+import { type Bundle, MANIFEST, type ManifestEntry, assetName, bundle } from './bundler';
+
+export interface AssetDef {
+  /** Entry point below the package root, e.g. `plugins/tracking/client/dashboard.entry.ts`. */
+  entry: string;
+  /** URL path below `{base_url}`; default `/svc/assets/<name>.<js|css>`. */
+  path?: string;
+}
+
+/** `ctx.assets`. */
+export interface AssetsApi {
+  /** Serves a browser entry point; returns its URL path (with the base path). */
+  register(def: AssetDef): string;
+  /** The URL with `?v=<content hash>`, cached by browsers for a year (bundles the entry when needed). */
+  versionedUrl(entry: string): Promise<string>;
+}
+
+const TYPES: Record<string, string> = { js: 'application/javascript; charset=utf-8', css: 'text/css; charset=utf-8' };
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+interface Registered {
+  entry: string;
+  name: string;
+  ext: string;
+  urlPath: string;
+  built: Promise<Bundle> | null;
+}
+
+/**
+ * Browser code bundled with esbuild: read from `dist/assets` when the build
+ * pre-bundled it (scripts/bundle-clients.js), else bundled from source on the
+ * first request. Answers carry a content-hash ETag; URLs with the matching
+ * `?v=` are cached for a year, others revalidate.
+ */
+export class AssetService {
+  readonly router = Router();
+  private readonly byPath = new Map<string, Registered>();
+  private readonly byEntry = new Map<string, Registered>();
+  private manifest: Record<string, ManifestEntry> | null = null;
+
+  constructor(
+    private readonly basePath: string,
+    private readonly logger: SvcLogger,
+    private readonly root = ROOT_DIR,
+  ) {
+    this.router.get(/.*/, (req, res, next) => {
+      const asset = this.byPath.get(req.path);
+      if (!asset) return next();
+      this.serve(asset, req, res).catch(next);
+    });
+  }
+
+  /** The URL path (with the base path) `def` is served at. */
+  urlOf(def: AssetDef): string {
+    const { name, ext } = assetName(def.entry);
+    return `${this.basePath}${def.path ?? `/svc/assets/${name}.${ext}`}`;
+  }
+
+  register(def: AssetDef): string {
+    const entry = def.entry.split(path.sep).join('/');
+    const { name, ext } = assetName(entry);
+    const urlPath = def.path ?? `/svc/assets/${name}.${ext}`;
+    if (this.byPath.has(urlPath) || this.byEntry.has(entry)) throw new Error(`asset ${entry} is registered twice`);
+    const asset: Registered = { entry, name, ext, urlPath, built: null };
+    this.byPath.set(urlPath, asset);
+    this.byEntry.set(entry, asset);
+    return `${this.basePath}${urlPath}`;
+  }
+
+  async versionedUrl(entry: string): Promise<string> {
+    const asset = this.byEntry.get(entry.split(path.sep).join('/'));
+    if (!asset) throw new Error(`asset ${entry} is not registered`);
+    return `${this.basePath}${asset.urlPath}?v=${(await this.load(asset)).hash}`;
+  }
+
+  private load(asset: Registered): Promise<Bundle> {
+    asset.built ??= this.read(asset).catch((err: unknown) => {
+      asset.built = null;
+      throw err;
+    });
+    return asset.built;
+  }
+
+  private async read(asset: Registered): Promise<Bundle> {
+    const distDir = path.join(this.root, 'assets');
+    this.manifest ??= fs.existsSync(path.join(distDir, MANIFEST))
+      ? (JSON.parse(fs.readFileSync(path.join(distDir, MANIFEST), 'utf8')) as Record<string, ManifestEntry>)
+      : {};
+    const prebuilt = this.manifest[asset.name];
+    if (prebuilt) return { name: asset.name, ext: asset.ext, hash: prebuilt.hash, code: fs.readFileSync(path.join(distDir, prebuilt.file)) };
+    const started = Date.now();
+    const built = await bundle(this.root, asset.entry);
+    this.logger.info({ asset: asset.name, ms: Date.now() - started, bytes: built.code.length }, 'browser bundle built');
+    return built;
+  }
+
+  private async serve(asset: Registered, req: Request, res: Response): Promise<void> {
+    const built = await this.load(asset);
+    const etag = `"${built.hash}"`;
+    res.setHeader('ETag', etag);
+    res.setHeader('Cache-Control', req.query.v === built.hash ? IMMUTABLE : 'public, max-age=0, must-revalidate');
+    res.setHeader('Content-Type', TYPES[built.ext] ?? 'application/octet-stream');
+    if (req.headers['if-none-match'] === etag) {
+      res.status(304).end();
+      return;
+    }
+    res.send(built.code);
+  }
+}

@@ -1,0 +1,68 @@
+import { ADDITIVE, type Component, type Components, emptyComponents } from './metrics';
+import { VisitorSketch } from './sketch';
+
+interface Entry {
+  keys: Array<string | number>;
+  components: Components;
+  visitors: VisitorSketch | null;
+  firstTime: VisitorSketch | null;
+}
+
+type SqlRow = Record<string, unknown>;
+
+/** Collects component values per group from raw and summary queries and merges them. */
+export class Accumulator {
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(private readonly aliases: readonly string[]) {}
+
+  private entry(row: SqlRow): Entry {
+    const keys = this.aliases.map((a) => (a === 'gb' ? Number(row[a]) : String(row[a] ?? '')));
+    const id = JSON.stringify(keys);
+    let entry = this.entries.get(id);
+    if (!entry) {
+      entry = { keys, components: emptyComponents(), visitors: null, firstTime: null };
+      this.entries.set(id, entry);
+    }
+    return entry;
+  }
+
+  /** Adds `c_<component>` columns. */
+  addCounts(rows: readonly SqlRow[], components: readonly Component[]): void {
+    for (const row of rows) {
+      const entry = this.entry(row);
+      for (const c of components) entry.components[c] += Number(row[`c_${c}`] ?? 0);
+    }
+  }
+
+  /** Adds distinct visitors listed one per row (`uid`, `ft`). */
+  addVisitors(rows: readonly SqlRow[]): void {
+    for (const row of rows) {
+      const entry = this.entry(row);
+      const uid = String(row.uid);
+      (entry.visitors ??= new VisitorSketch()).add(uid);
+      if (Number(row.ft) === 1) (entry.firstTime ??= new VisitorSketch()).add(uid);
+    }
+  }
+
+  /** Merges stored sketches (`vs`, `fs`). */
+  addSketches(rows: readonly SqlRow[]): void {
+    for (const row of rows) {
+      const entry = this.entry(row);
+      (entry.visitors ??= new VisitorSketch()).merge(VisitorSketch.from(row.vs as Buffer | null));
+      (entry.firstTime ??= new VisitorSketch()).merge(VisitorSketch.from(row.fs as Buffer | null));
+    }
+  }
+
+  /** Every group with its components; sketched distinct counts are resolved here. */
+  results(): Array<{ keys: Array<string | number>; components: Components }> {
+    return [...this.entries.values()].map((e) => {
+      const components = { ...e.components };
+      if (e.visitors) components.visitors = e.visitors.count();
+      if (e.firstTime) components.first_time_visitors = e.firstTime.count();
+      return { keys: e.keys, components };
+    });
+  }
+}
+
+export const isAdditive = (c: Component) => ADDITIVE.includes(c);

@@ -1,0 +1,77 @@
+import { DateTime } from 'luxon';
+import { badRequest } from '../errors';
+import type { TimeBucket, TimeRange } from './types';
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A `YYYY-MM-DD` day at 00:00 in `tz`; a 400 naming `field` when it is not a real date. */
+export function parseDay(value: string, tz: string, field: string): DateTime {
+  const day = DATE.test(value) ? DateTime.fromISO(value, { zone: tz }) : null;
+  if (!day || !day.isValid) throw badRequest(`${field} must be a date written YYYY-MM-DD.`, 'svc_invalid_date', { field });
+  return day.startOf('day');
+}
+
+/** date_start 00:00:00 to date_end 23:59:59 in the site timezone, as the half-open [start, next midnight). */
+export function rangeOfDays(dateStart: string, dateEnd: string, tz: string): TimeRange {
+  const start = parseDay(dateStart, tz, 'date_start');
+  const end = parseDay(dateEnd, tz, 'date_end');
+  if (end < start) throw badRequest('date_end must not be before date_start.', 'svc_invalid_date', { field: 'date_end' });
+  return { start: start.toSeconds(), end: end.plus({ days: 1 }).toSeconds() };
+}
+
+/** The period of the same number of calendar days just before `range`. */
+export function previousPeriod(range: TimeRange, tz: string): TimeRange {
+  const start = DateTime.fromSeconds(range.start, { zone: tz });
+  const end = DateTime.fromSeconds(range.end, { zone: tz });
+  const days = Math.max(1, Math.round(end.diff(start, 'days').days));
+  return { start: start.minus({ days }).toSeconds(), end: range.start };
+}
+
+/** Unix start of the site-timezone day holding `unix`. */
+export function dayStart(unix: number, tz: string): number {
+  return DateTime.fromSeconds(unix, { zone: tz }).startOf('day').toSeconds();
+}
+
+export function nextDay(day: number, tz: string): number {
+  return DateTime.fromSeconds(day, { zone: tz }).plus({ days: 1 }).toSeconds();
+}
+
+/** Starts of the whole site-timezone days inside `range`. */
+export function wholeDays(range: TimeRange, tz: string): number[] {
+  const days: number[] = [];
+  let day = DateTime.fromSeconds(range.start, { zone: tz }).startOf('day');
+  if (day.toSeconds() < range.start) day = day.plus({ days: 1 });
+  for (; day.plus({ days: 1 }).toSeconds() <= range.end; day = day.plus({ days: 1 })) days.push(day.toSeconds());
+  return days;
+}
+
+/** Boundaries of the calendar buckets covering `range`: starts plus the final end. */
+export function bucketEdges(range: TimeRange, unit: TimeBucket, tz: string): number[] {
+  const luxonUnit = unit === 'week' ? 'week' : unit;
+  let at = DateTime.fromSeconds(range.start, { zone: tz }).startOf(luxonUnit);
+  const edges: number[] = [];
+  while (at.toSeconds() < range.end) {
+    edges.push(at.toSeconds());
+    at = at.plus({ [unit === 'week' ? 'weeks' : `${unit}s`]: 1 });
+  }
+  edges.push(at.toSeconds());
+  return edges;
+}
+
+const LABELS: Record<TimeBucket, string> = { hour: "yyyy-MM-dd HH:'00'", day: 'yyyy-MM-dd', week: 'yyyy-MM-dd', month: 'yyyy-MM' };
+
+export function bucketLabel(start: number, unit: TimeBucket, tz: string): string {
+  return DateTime.fromSeconds(start, { zone: tz }).toFormat(LABELS[unit]);
+}
+
+/** The grouping a chart of `range` uses when the request names none. */
+export function autoBucket(range: TimeRange): TimeBucket {
+  const days = (range.end - range.start) / 86400;
+  if (days <= 1.05) return 'hour';
+  if (days <= 92) return 'day';
+  return days <= 400 ? 'week' : 'month';
+}
+
+export function isoDay(unix: number, tz: string): string {
+  return DateTime.fromSeconds(unix, { zone: tz }).toFormat('yyyy-MM-dd');
+}

@@ -1,0 +1,55 @@
+import type { Database } from '../db/database';
+
+/**
+ * A table joined onto the pageviews (alias `s`) when a dimension, filter or
+ * metric needs it. SQL comes from code, never from a request.
+ */
+export interface JoinDef {
+  id: string;
+  /** Joins that must come before this one. */
+  after?: readonly string[];
+  sql(db: Database): string;
+}
+
+/** A column a query can group and filter by. */
+export interface DimensionDef {
+  name: string;
+  label: string;
+  /** SQL expression over the aliases the joins introduce. */
+  expr: string;
+  joins: readonly string[];
+  /** Folded into the daily summaries, so ranges grouped or filtered by it avoid raw hits. */
+  summarised?: boolean;
+  /** Other names accepted in requests (e.g. `utm_source` for `source`). */
+  aliases?: readonly string[];
+}
+
+const t = (db: Database, name: string) => db.quote(db.table(name));
+
+/** Joins of the kernel's statistics schema (migrations/0003-statistics.ts). */
+export const CORE_JOINS: readonly JoinDef[] = [
+  { id: 'session', sql: (db) => `LEFT JOIN ${t(db, 'sessions')} ses ON ses.ID = s.session_id` },
+  { id: 'browser', after: ['session'], sql: (db) => `LEFT JOIN ${t(db, 'browsers')} br ON br.ID = ses.browser_id` },
+  { id: 'platform', after: ['session'], sql: (db) => `LEFT JOIN ${t(db, 'platforms')} pl ON pl.ID = ses.platform_id` },
+  { id: 'device', after: ['session'], sql: (db) => `LEFT JOIN ${t(db, 'devices')} dv ON dv.ID = ses.device_id` },
+  { id: 'location', after: ['session'], sql: (db) => `LEFT JOIN ${t(db, 'locations')} loc ON loc.city_code = ses.city_code` },
+  { id: 'goal', sql: (db) => `INNER JOIN ${t(db, 'goal_statistics')} gs ON gs.statistic_id = s.ID` },
+];
+
+/** The dimensions of tracking.md's schema; plugins add more (campaign fields). */
+export const CORE_DIMENSIONS: readonly DimensionDef[] = [
+  { name: 'page_url', label: 'Page', expr: 's.page_url', joins: [], summarised: true },
+  { name: 'page_type', label: 'Page type', expr: 's.page_type', joins: [], summarised: true },
+  { name: 'referrer', label: 'Referrer', expr: "COALESCE(ses.referrer, '')", joins: ['session'], summarised: true },
+  { name: 'host', label: 'Domain', expr: "COALESCE(ses.host, '')", joins: ['session'], summarised: true },
+  { name: 'browser', label: 'Browser', expr: "COALESCE(br.name, '')", joins: ['browser'], summarised: true },
+  { name: 'platform', label: 'Platform', expr: "COALESCE(pl.name, '')", joins: ['platform'], summarised: true },
+  { name: 'device', label: 'Device', expr: "COALESCE(dv.name, '')", joins: ['device'], summarised: true },
+  { name: 'country', label: 'Country', expr: "COALESCE(loc.country_code, '')", joins: ['location'], summarised: true, aliases: ['country_code'] },
+  { name: 'region', label: 'Region', expr: "COALESCE(loc.state, '')", joins: ['location'], aliases: ['state'] },
+  { name: 'city', label: 'City', expr: "COALESCE(loc.city, '')", joins: ['location'] },
+  { name: 'goal', label: 'Goal', expr: 'gs.goal_id', joins: ['goal'], aliases: ['goal_id'] },
+];
+
+/** Internal grouping of the summaries: 1 for 404 hits, 0 for the rest. */
+export const STATUS_EXPR = "CASE WHEN s.page_type = '404' THEN 1 ELSE 0 END";

@@ -1,0 +1,182 @@
+import type { Database } from '../db/database';
+import { badRequest } from '../errors';
+import { Accumulator, isAdditive } from './accumulator';
+import type { Catalog } from './catalog';
+import { bucketEdges, bucketLabel, nextDay, wholeDays } from './dates';
+import { type Component, DISTINCT, METRIC_DEFS, componentsFor, emptyComponents } from './metrics';
+import { bucketCase, frag } from './sql/fragment';
+import { type Group, buildRawSelect } from './sql/raw-query';
+import type { QueryRunner } from './sql/runner';
+import { type DayRun, buildSummarySelect } from './sql/summary-query';
+import type { SummaryState } from './summaries/state';
+import { type MetricName, type StatsQuery, type StatsRow, TIME_BUCKETS, type TimeBucket, type TimeRange } from './types';
+
+/** More buckets than this is a request for a coarser grouping. */
+export const MAX_BUCKETS = 1000;
+
+const isBucket = (name: string): name is TimeBucket => (TIME_BUCKETS as readonly string[]).includes(name);
+
+interface Plan {
+  query: StatsQuery;
+  components: Component[];
+  bucket: TimeBucket | null;
+  edges: number[] | null;
+  dimensions: string[];
+  groups: Group[];
+}
+
+/**
+ * Runs validated statistics queries. Whole days that are folded come from the
+ * daily summaries; today, unfolded days and whatever the summaries cannot
+ * answer (hourly grouping, non-summarised dimensions, several dimensions,
+ * distinct visitors per dimension value) come from raw hits.
+ */
+export class StatisticsEngine {
+  constructor(
+    private readonly db: Database,
+    private readonly catalog: Catalog,
+    private readonly runner: QueryRunner,
+    private readonly state: SummaryState,
+    readonly timezone: string,
+  ) {}
+
+  async run(query: StatsQuery): Promise<StatsRow[]> {
+    const plan = this.plan(query);
+    const summaryDays = await this.summaryDays(plan);
+    const acc = new Accumulator(plan.groups.map((g) => g.alias));
+    const rawRanges = subtractDays(query.range, summaryDays, this.timezone);
+    if (summaryDays.length === 0) {
+      acc.addCounts(await this.runner.select(query.id, this.raw(plan, rawRanges, plan.components)), plan.components);
+    } else {
+      await this.hybrid(plan, acc, rawRanges, summaryDays);
+    }
+    return this.finish(plan, acc);
+  }
+
+  private plan(query: StatsQuery): Plan {
+    if (query.range.end <= query.range.start) throw badRequest('The date range is empty.', 'svc_invalid_date');
+    const buckets = query.groupBy.filter(isBucket);
+    if (buckets.length > 1) throw badRequest('Group by at most one of hour, day, week and month.', 'svc_invalid_group_by');
+    const bucket = buckets[0] ?? null;
+    const edges = bucket ? bucketEdges(query.range, bucket, this.timezone) : null;
+    if (edges && edges.length - 1 > MAX_BUCKETS) {
+      throw badRequest(`Grouping this range by ${bucket} gives more than ${MAX_BUCKETS} points; choose a larger unit.`, 'svc_invalid_group_by');
+    }
+    const dimensions = query.groupBy.filter((g) => !isBucket(g)).map((g) => this.catalog.dimension(g).name);
+    const groups: Group[] = [];
+    if (edges) groups.push({ alias: 'gb', expr: bucketCase('s.time', edges), joins: [] });
+    dimensions.forEach((name, i) => {
+      const def = this.catalog.dimension(name);
+      groups.push({ alias: `gd${i}`, expr: frag(def.expr), joins: def.joins });
+    });
+    const filters = query.filters.map((f) => ({ dimension: this.catalog.dimension(f.dimension).name, value: f.value }));
+    const metrics: MetricName[] = [...query.metrics, ...(query.orderBy ? [query.orderBy] : [])];
+    return { query: { ...query, filters }, components: componentsFor(metrics), bucket, edges, dimensions, groups };
+  }
+
+  /** Folded whole days the summaries can answer this query for. */
+  private async summaryDays(plan: Plan): Promise<number[]> {
+    const { query } = plan;
+    if (query.mode === 'raw' || plan.bucket === 'hour') return [];
+    const used = new Set([...plan.dimensions, ...query.filters.map((f) => f.dimension)]);
+    if (used.size > 1 || plan.dimensions.length > 1) return [];
+    if (query.filters.length > 1) return [];
+    if (used.size === 1) {
+      const [name] = [...used];
+      if (!this.catalog.dimension(name!).summarised || !plan.components.every(isAdditive)) return [];
+    }
+    const days = wholeDays(query.range, this.timezone);
+    const current = await this.state.current(days);
+    return days.filter((d) => current.has(d));
+  }
+
+  private raw(plan: Plan, ranges: TimeRange[], components: readonly Component[], visitorList = false) {
+    return buildRawSelect(this.db, this.catalog, {
+      ranges,
+      status: plan.query.status,
+      filters: plan.query.filters,
+      groups: plan.groups,
+      components,
+      visitorList,
+    });
+  }
+
+  private async hybrid(plan: Plan, acc: Accumulator, rawRanges: TimeRange[], summaryDays: number[]): Promise<void> {
+    const { query } = plan;
+    const additive = plan.components.filter(isAdditive);
+    const distinct = plan.components.some((c) => DISTINCT.includes(c));
+    if (rawRanges.length > 0) {
+      if (additive.length) acc.addCounts(await this.runner.select(query.id, this.raw(plan, rawRanges, additive)), additive);
+      if (distinct) acc.addVisitors(await this.runner.select(query.id, this.raw(plan, rawRanges, [], true)));
+    }
+    const filter = query.filters[0];
+    const dimension = plan.dimensions[0] ?? filter?.dimension;
+    const base = {
+      runs: dayRuns(summaryDays, this.timezone),
+      status: query.status,
+      bucket: plan.edges ? bucketCase('x.day', plan.edges) : null,
+      dimension: dimension ? { name: dimension, group: plan.dimensions.length > 0, value: filter?.value ?? null } : null,
+    };
+    if (additive.length) acc.addCounts(await this.runner.select(query.id, buildSummarySelect(this.db, { ...base, components: additive })), additive);
+    if (distinct) acc.addSketches(await this.runner.select(query.id, buildSummarySelect(this.db, { ...base, components: [], sketches: true })));
+  }
+
+  private finish(plan: Plan, acc: Accumulator): StatsRow[] {
+    const { query, bucket, edges, dimensions } = plan;
+    const results = acc.results();
+    if (edges && dimensions.length === 0) {
+      const seen = new Set(results.map((r) => r.keys[0]));
+      for (let i = 0; i < edges.length - 1; i++) {
+        if (!seen.has(i)) results.push({ keys: [i], components: emptyComponents() });
+      }
+    }
+    const rows = results.map(({ keys, components }) => {
+      const row: StatsRow = {};
+      plan.groups.forEach((g, i) => {
+        if (g.alias === 'gb') {
+          row[bucket!] = bucketLabel(edges![Number(keys[i])]!, bucket!, this.timezone);
+          row.start = edges![Number(keys[i])]!;
+        } else {
+          row[dimensions[Number(g.alias.slice(2))]!] = keys[i]!;
+        }
+      });
+      for (const m of query.metrics) row[m] = METRIC_DEFS[m].derive(components);
+      return { row, keys, sortValue: METRIC_DEFS[query.orderBy ?? query.metrics[0] ?? 'pageviews'].derive(components) };
+    });
+    if (bucket) rows.sort((a, b) => Number(a.keys[0]) - Number(b.keys[0]) || compareKeys(a.keys, b.keys));
+    else rows.sort((a, b) => b.sortValue - a.sortValue || compareKeys(a.keys, b.keys));
+    const limited = query.limit ? rows.slice(0, query.limit) : rows;
+    return limited.map((r) => r.row);
+  }
+}
+
+function compareKeys(a: ReadonlyArray<string | number>, b: ReadonlyArray<string | number>): number {
+  for (let i = 0; i < a.length; i++) {
+    const x = String(a[i]);
+    const y = String(b[i]);
+    if (x !== y) return x < y ? -1 : 1;
+  }
+  return 0;
+}
+
+/** `range` without the whole days in `days` (sorted, inside the range). */
+export function subtractDays(range: TimeRange, days: readonly number[], tz: string): TimeRange[] {
+  const out: TimeRange[] = [];
+  let at = range.start;
+  for (const day of days) {
+    if (day > at) out.push({ start: at, end: day });
+    at = nextDay(day, tz);
+  }
+  if (at < range.end) out.push({ start: at, end: range.end });
+  return out;
+}
+
+function dayRuns(days: readonly number[], tz: string): DayRun[] {
+  const runs: DayRun[] = [];
+  for (const day of days) {
+    const last = runs[runs.length - 1];
+    if (last && nextDay(last.last, tz) === day) last.last = day;
+    else runs.push({ first: day, last: day });
+  }
+  return runs;
+}

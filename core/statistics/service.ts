@@ -1,0 +1,114 @@
+import type { Clock } from '../clock';
+import type { Database } from '../db/database';
+import type { HookRegistry } from '../hooks/registry';
+import type { RouteDefinition } from '../http/rest-router';
+import type { SvcLogger } from '../logger';
+import type { Settings } from '../settings/settings';
+import { Catalog } from './catalog';
+import { dayStart } from './dates';
+import type { DimensionDef, JoinDef } from './dimensions';
+import { StatisticsEngine } from './engine';
+import { type DataRunContext, DataRegistry, type DataTypeDef, type DatatableDef } from './registry';
+import { type AllowList, type DataRequest, parseDataRequest } from './request';
+import { QueryRunner } from './sql/runner';
+import { SummaryFolder } from './summaries/folder';
+import { RETENTION_SETTING, Retention, retentionSetting } from './summaries/retention';
+import { SummaryState } from './summaries/state';
+import type { StatsQuery, StatsRow } from './types';
+
+/** Statement time limit of dashboard queries (folding a day gets ten times as long). */
+export const QUERY_TIMEOUT_MS = 10_000;
+
+export interface StatisticsDeps {
+  db: Database;
+  clock: Clock;
+  logger: SvcLogger;
+  hooks: HookRegistry;
+  settings: Settings;
+  timezone: string;
+  timeoutMs?: number;
+}
+
+/** `ctx.statistics`: the query engine and the data registries, as a plugin sees them. */
+export interface StatisticsApi {
+  /** The site timezone (IANA) every day boundary uses. */
+  readonly timezone: string;
+  query(query: StatsQuery): Promise<StatsRow[]>;
+  /** The shared request parser (ecommerce.md §4.1) for routes a plugin builds itself. */
+  parseRequest(query: Readonly<Record<string, unknown>>, allow: AllowList): DataRequest;
+  /** Every dimension name, for allow-lists that accept all of them. */
+  dimensions(): string[];
+  addJoin(def: JoinDef): void;
+  addDimension(def: DimensionDef): void;
+  /** Adds `GET {api_base}{base}/{id}` (meta `{ tab, dataId }`). */
+  dataType(def: DataTypeDef): void;
+  /** Adds `GET {api_base}{base}/datatable/{id}`, JSON or `?format=csv`. */
+  datatable(def: DatatableDef): void;
+  runType(id: string, query: Readonly<Record<string, unknown>>, context: DataRunContext, base?: string): Promise<unknown>;
+  runTable(id: string, query: Readonly<Record<string, unknown>>, context: DataRunContext, base?: string): Promise<Array<Record<string, unknown>>>;
+  list(): ReturnType<DataRegistry['list']>;
+  /** Folds every finished day into the summaries again (`svc statistics rebuild`). */
+  rebuild(progress?: (done: number, total: number) => void): Promise<number>;
+}
+
+/**
+ * The kernel's statistics service: engine, daily summaries (folded on
+ * `svc_every_hour`, marked stale by late hits), retention on `svc_daily`,
+ * and the registry of data types and datatables.
+ */
+export class StatisticsService {
+  readonly catalog = new Catalog();
+  readonly runner: QueryRunner;
+  readonly state: SummaryState;
+  readonly engine: StatisticsEngine;
+  readonly folder: SummaryFolder;
+  readonly retention: Retention;
+  readonly data: DataRegistry;
+
+  constructor(private readonly deps: StatisticsDeps) {
+    const { db, clock, logger, hooks, settings, timezone } = deps;
+    const log = logger.child({ service: 'statistics' });
+    this.runner = new QueryRunner(db, log, deps.timeoutMs ?? QUERY_TIMEOUT_MS);
+    this.state = new SummaryState(db);
+    this.engine = new StatisticsEngine(db, this.catalog, this.runner, this.state, timezone);
+    this.folder = new SummaryFolder(db, this.catalog, this.runner, this.state, timezone, clock, log);
+    this.retention = new Retention(db, this.folder, clock, timezone, log);
+    this.data = new DataRegistry((query, allow) => this.parse(query, allow));
+    settings.register(retentionSetting);
+    hooks.addAction('svc_every_hour', async () => void (await this.folder.foldPending()), {}, 'statistics');
+    hooks.addAction('svc_daily', async () => void (await this.retention.prune(await settings.get<number>(RETENTION_SETTING))), {}, 'statistics');
+    hooks.addAction('svc_after_create_statistic', (_id, statistic) => this.noteHit(statistic.time), {}, 'statistics');
+  }
+
+  parse(query: Readonly<Record<string, unknown>>, allow: AllowList): DataRequest {
+    return parseDataRequest(query, allow, {
+      timezone: this.deps.timezone,
+      now: this.deps.clock.unix(),
+      canonical: (name) => this.catalog.canonical(name),
+    });
+  }
+
+  /** A hit written for a day already folded makes that day's summaries stale. */
+  async noteHit(time: number): Promise<void> {
+    const today = dayStart(this.deps.clock.unix(), this.deps.timezone);
+    if (time < today) await this.state.markDirty(dayStart(time, this.deps.timezone));
+  }
+
+  /** The view of one plugin: registrations are applied through `defer` and routes belong to the plugin. */
+  forPlugin(defer: (apply: () => void) => void, addRoute: (def: RouteDefinition) => void): StatisticsApi {
+    return {
+      timezone: this.deps.timezone,
+      query: (q) => this.engine.run(q),
+      parseRequest: (query, allow) => this.parse(query, allow),
+      dimensions: () => this.catalog.names(),
+      addJoin: (def) => defer(() => this.catalog.addJoin(def)),
+      addDimension: (def) => defer(() => this.catalog.addDimension(def)),
+      dataType: (def) => defer(() => addRoute(this.data.typeRoute(def))),
+      datatable: (def) => defer(() => addRoute(this.data.tableRoute(def))),
+      runType: (id, query, context, base) => this.data.runType(id, query, context, base),
+      runTable: (id, query, context, base) => this.data.runTable(id, query, context, base),
+      list: () => this.data.list(),
+      rebuild: (progress) => this.folder.rebuild(progress),
+    };
+  }
+}

@@ -1,0 +1,59 @@
+import type { Database } from '../../db/database';
+import type { Catalog } from '../catalog';
+import { type Component, SESSION_COMPONENTS, componentSql } from '../metrics';
+import type { StatsFilter, StatusFilter, TimeRange } from '../types';
+import { type Frag, frag, joinFrags, rangesCondition } from './fragment';
+
+/** A grouping column of a query: its SQL, the joins it needs and its result alias. */
+export interface Group {
+  alias: string;
+  expr: Frag;
+  joins: readonly string[];
+}
+
+export interface RawSelect {
+  ranges: readonly TimeRange[];
+  status: StatusFilter;
+  filters: readonly StatsFilter[];
+  groups: readonly Group[];
+  /** Aggregated as `c_<component>`. */
+  components: readonly Component[];
+  /** Lists each group's distinct visitors (`uid`, first-time flag `ft`) instead of aggregating. */
+  visitorList?: boolean;
+}
+
+export function statusCondition(status: StatusFilter): string | null {
+  if (status === '404') return "s.page_type = '404'";
+  if (status === '200') return "s.page_type <> '404'";
+  return null;
+}
+
+/** SELECT over raw pageviews (`s`) and whatever the groups, filters and components join. */
+export function buildRawSelect(db: Database, catalog: Catalog, sel: RawSelect): Frag {
+  const joins = new Set<string>(sel.groups.flatMap((g) => g.joins));
+  const filterDims = sel.filters.map((f) => ({ dim: catalog.dimension(f.dimension), value: f.value }));
+  for (const f of filterDims) for (const j of f.dim.joins) joins.add(j);
+  if (sel.visitorList || sel.components.some((c) => SESSION_COMPONENTS.has(c))) joins.add('session');
+  const goalJoined = joins.has('goal');
+  const goalTable = db.quote(db.table('goal_statistics'));
+
+  const columns: Frag[] = sel.groups.map((g) => frag(`${g.expr.sql} AS ${g.alias}`, g.expr.params));
+  if (sel.visitorList) {
+    columns.push(frag('s.uid AS uid'), frag('MAX(CASE WHEN ses.first_time_visit = 1 THEN 1 ELSE 0 END) AS ft'));
+  } else {
+    for (const c of sel.components) columns.push(frag(`${componentSql(c, goalJoined, goalTable)} AS c_${c}`));
+  }
+
+  const where: Frag[] = [frag(`(${rangesCondition('s.time', sel.ranges).sql})`, rangesCondition('s.time', sel.ranges).params)];
+  const status = statusCondition(sel.status);
+  if (status) where.push(frag(status));
+  for (const f of filterDims) where.push(frag(`${f.dim.expr} = ?`, [f.value]));
+
+  const groupBy = [...sel.groups.map((g) => g.alias), ...(sel.visitorList ? ['s.uid'] : [])];
+  const select = joinFrags(columns, ', ');
+  const conditions = joinFrags(where, ' AND ');
+  const sql =
+    `SELECT ${select.sql} FROM ${db.quote(db.table('statistics'))} s ${catalog.joinSql(db, joins)} WHERE ${conditions.sql}` +
+    (groupBy.length ? ` GROUP BY ${groupBy.join(', ')}` : '');
+  return { sql, params: [...select.params, ...conditions.params] };
+}

@@ -1,0 +1,58 @@
+import type { Database } from '../../db/database';
+import type { Component } from '../metrics';
+import type { StatusFilter } from '../types';
+import { type Frag, frag, joinFrags } from './fragment';
+
+/** Inclusive runs of consecutive folded days. */
+export interface DayRun {
+  first: number;
+  last: number;
+}
+
+export interface SummarySelect {
+  runs: readonly DayRun[];
+  status: StatusFilter;
+  /** Bucket index over `x.day`, aliased `gb`. */
+  bucket: Frag | null;
+  /** The one summarised dimension grouped (aliased `gd0`) or filtered. */
+  dimension: { name: string; group: boolean; value: string | null } | null;
+  components: readonly Component[];
+  /** Reads the visitor sketches instead of aggregating (totals only). */
+  sketches?: boolean;
+}
+
+function daysCondition(runs: readonly DayRun[]): Frag {
+  return joinFrags(
+    runs.map((r) => frag('(x.day >= ? AND x.day <= ?)', [r.first, r.last])),
+    ' OR ',
+  );
+}
+
+/** SELECT over `summary_days` (totals) or `summary_dims` (one dimension). */
+export function buildSummarySelect(db: Database, sel: SummarySelect): Frag {
+  const table = db.quote(db.table(sel.dimension ? 'summary_dims' : 'summary_days'));
+  const columns: Frag[] = [];
+  const groups: string[] = [];
+  if (sel.bucket) {
+    columns.push(frag(`${sel.bucket.sql} AS gb`, sel.bucket.params));
+    groups.push('gb');
+  }
+  if (sel.dimension?.group) {
+    columns.push(frag('x.value AS gd0'));
+    groups.push('gd0');
+  }
+  if (sel.sketches) columns.push(frag('x.visitor_sketch AS vs, x.first_time_sketch AS fs'));
+  else for (const c of sel.components) columns.push(frag(`COALESCE(SUM(x.${c}), 0) AS c_${c}`));
+
+  const days = daysCondition(sel.runs);
+  const where: Frag[] = [frag(`(${days.sql})`, days.params)];
+  if (sel.status !== 'all') where.push(frag('x.status = ?', [sel.status === '404' ? 1 : 0]));
+  if (sel.dimension) {
+    where.push(frag('x.dimension = ?', [sel.dimension.name]));
+    if (sel.dimension.value !== null) where.push(frag('x.value = ?', [sel.dimension.value]));
+  }
+  const select = joinFrags(columns, ', ');
+  const conditions = joinFrags(where, ' AND ');
+  const grouped = !sel.sketches && groups.length > 0 ? ` GROUP BY ${groups.join(', ')}` : '';
+  return { sql: `SELECT ${select.sql} FROM ${table} x WHERE ${conditions.sql}${grouped}`, params: [...select.params, ...conditions.params] };
+}

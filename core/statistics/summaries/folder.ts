@@ -1,0 +1,140 @@
+import type { Transaction } from 'sequelize';
+import type { Clock } from '../../clock';
+import type { Database } from '../../db/database';
+import type { SvcLogger } from '../../logger';
+import type { Catalog } from '../catalog';
+import { dayStart, nextDay } from '../dates';
+import { STATUS_EXPR } from '../dimensions';
+import { ADDITIVE } from '../metrics';
+import { VisitorSketch } from '../sketch';
+import { frag } from '../sql/fragment';
+import { buildRawSelect, type Group } from '../sql/raw-query';
+import type { QueryRunner } from '../sql/runner';
+import type { SummaryState } from './state';
+
+/** A finished day is folded again on every run until this long after its end (time-on-page updates, bounces). */
+export const REFOLD_GRACE_SECONDS = 2 * 3600;
+/** Days one scheduled run folds at most; `svc statistics rebuild` has no limit. */
+const DAYS_PER_RUN = 400;
+const INSERT_CHUNK = 200;
+
+type Row = Record<string, unknown>;
+
+const STATUS_GROUP: Group = { alias: 'gs', expr: frag(STATUS_EXPR), joins: [] };
+
+/**
+ * Folds finished site-timezone days of raw hits into `summary_days` and
+ * `summary_dims`, replacing a day's rows in one transaction.
+ */
+export class SummaryFolder {
+  constructor(
+    private readonly db: Database,
+    private readonly catalog: Catalog,
+    private readonly runner: QueryRunner,
+    private readonly state: SummaryState,
+    private readonly timezone: string,
+    private readonly clock: Clock,
+    private readonly logger: SvcLogger,
+  ) {}
+
+  /** Folds every day that is unfolded, dirty or still inside the re-fold grace; returns the days folded. */
+  async foldPending(limit = DAYS_PER_RUN): Promise<number[]> {
+    const days = await this.finishedDays();
+    if (days.length === 0) return [];
+    const state = await this.state.list(days[0]!, days[days.length - 1]!);
+    const due = days.filter((day) => {
+      const s = state.get(day);
+      return !s || s.dirty || s.foldedAt < nextDay(day, this.timezone) + REFOLD_GRACE_SECONDS;
+    });
+    const batch = due.slice(-limit);
+    for (const day of batch) await this.foldDay(day);
+    if (batch.length) this.logger.info({ days: batch.length }, 'statistics summaries folded');
+    return batch;
+  }
+
+  /** Folds every finished day that has raw hits, whatever its state. */
+  async rebuild(progress?: (done: number, total: number) => void): Promise<number> {
+    const days = await this.finishedDays();
+    for (const [i, day] of days.entries()) {
+      await this.foldDay(day);
+      progress?.(i + 1, days.length);
+    }
+    return days.length;
+  }
+
+  /** Finished days from the first raw hit to yesterday. */
+  async finishedDays(): Promise<number[]> {
+    const [row] = await this.db.select<{ first: number | null }>(`SELECT MIN(time) AS first FROM ${this.db.quote(this.db.table('statistics'))}`);
+    if (row?.first === null || row?.first === undefined) return [];
+    const today = dayStart(this.clock.unix(), this.timezone);
+    const days: number[] = [];
+    for (let day = dayStart(Number(row.first), this.timezone); day < today; day = nextDay(day, this.timezone)) days.push(day);
+    return days;
+  }
+
+  async foldDay(day: number): Promise<void> {
+    const ranges = [{ start: day, end: nextDay(day, this.timezone) }];
+    const select = (groups: Group[], visitorList = false) =>
+      this.runner.select<Row>(
+        'summary_fold',
+        buildRawSelect(this.db, this.catalog, { ranges, status: 'all', filters: [], groups, components: visitorList ? [] : ADDITIVE, visitorList }),
+        this.runner.timeoutMs * 10,
+      );
+    const totals = await select([STATUS_GROUP]);
+    const sketches = new Map<number, { visitors: VisitorSketch; firstTime: VisitorSketch }>();
+    for (const row of await select([STATUS_GROUP], true)) {
+      const status = Number(row.gs);
+      let entry = sketches.get(status);
+      if (!entry) sketches.set(status, (entry = { visitors: new VisitorSketch(), firstTime: new VisitorSketch() }));
+      entry.visitors.add(String(row.uid));
+      if (Number(row.ft) === 1) entry.firstTime.add(String(row.uid));
+    }
+    const dimRows: Row[] = [];
+    for (const name of this.catalog.names()) {
+      const def = this.catalog.dimension(name);
+      if (!def.summarised) continue;
+      for (const row of await select([STATUS_GROUP, { alias: 'gd', expr: frag(def.expr), joins: def.joins }])) {
+        dimRows.push({ dimension: name, status: Number(row.gs), day, value: String(row.gd ?? '').slice(0, 255), ...counts(row) });
+      }
+    }
+    const dayRows = totals.map((row) => {
+      const sketch = sketches.get(Number(row.gs));
+      return {
+        day,
+        status: Number(row.gs),
+        ...counts(row),
+        visitors: sketch?.visitors.count() ?? 0,
+        first_time_visitors: sketch?.firstTime.count() ?? 0,
+        visitor_sketch: sketch?.visitors.toBuffer() ?? null,
+        first_time_sketch: sketch?.firstTime.toBuffer() ?? null,
+      };
+    });
+    await this.db.transaction(async (t) => {
+      for (const table of ['summary_days', 'summary_dims', 'summary_state']) {
+        await this.db.execute(`DELETE FROM ${this.db.quote(this.db.table(table))} WHERE day = ?`, [day], t);
+      }
+      await this.insertRows('summary_days', dayRows, t);
+      await this.insertRows('summary_dims', dimRows, t);
+      await this.insertRows('summary_state', [{ day, folded_at: this.clock.unix(), dirty: 0 }], t);
+    });
+  }
+
+  private async insertRows(table: string, rows: Row[], t: Transaction): Promise<void> {
+    if (rows.length === 0) return;
+    const columns = Object.keys(rows[0]!);
+    const q = this.db.quote;
+    const tuple = `(${columns.map(() => '?').join(', ')})`;
+    for (let at = 0; at < rows.length; at += INSERT_CHUNK) {
+      const chunk = rows.slice(at, at + INSERT_CHUNK);
+      await this.db.execute(
+        `INSERT INTO ${q(this.db.table(table))} (${columns.map(q).join(', ')}) VALUES ${chunk.map(() => tuple).join(', ')}`,
+        chunk.flatMap((r) => columns.map((c) => r[c])),
+        t,
+      );
+    }
+  }
+}
+
+function counts(row: Row): Record<string, number> {
+  return Object.fromEntries(ADDITIVE.map((c) => [c, Number(row[`c_${c}`] ?? 0)]));
+}

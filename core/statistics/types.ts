@@ -1,0 +1,52 @@
+/** The virtual `status` filter of tracking.md §4 rule 7. */
+export type StatusFilter = '404' | '200' | 'all';
+
+/** Calendar units the chart can group by, in the site timezone. */
+export type TimeBucket = 'hour' | 'day' | 'week' | 'month';
+export const TIME_BUCKETS: readonly TimeBucket[] = ['hour', 'day', 'week', 'month'];
+
+export const METRICS = [
+  'pageviews',
+  'visitors',
+  'sessions',
+  'bounces',
+  'bounce_rate',
+  'avg_time_on_page',
+  'avg_session_duration',
+  'first_time_visitors',
+  'conversions',
+  'conversion_rate',
+] as const;
+export type MetricName = (typeof METRICS)[number];
+
+/** One equality condition on a dimension. */
+export interface StatsFilter {
+  dimension: string;
+  value: string;
+}
+
+/** A half-open unix interval [start, end). */
+export interface TimeRange {
+  start: number;
+  end: number;
+}
+
+/** A validated query the engine runs; every name in it was checked against the registries. */
+export interface StatsQuery {
+  /** Explicit id for logs, e.g. `insights` or `report_block_pages`. */
+  id: string;
+  range: TimeRange;
+  metrics: readonly MetricName[];
+  /** Dimension names and at most one time bucket. */
+  groupBy: readonly string[];
+  filters: readonly StatsFilter[];
+  status: StatusFilter;
+  /** Sort by this metric, descending (default: the first metric). */
+  orderBy?: MetricName;
+  limit?: number;
+  /** `raw` skips the daily summaries (used to check them). */
+  mode?: 'auto' | 'raw';
+}
+
+/** One result row: dimension values (bucket starts as unix seconds) and metric values. */
+export type StatsRow = Record<string, string | number>;
