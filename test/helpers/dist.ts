@@ -1,0 +1,39 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+export const ROOT = path.resolve(__dirname, '..', '..');
+export const DIST = path.join(ROOT, 'dist');
+export const SVC_BIN = path.join(ROOT, 'bin', 'svc.js');
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { isBuildStale } = require('../../scripts/build-state') as { isBuildStale(root: string): boolean };
+
+const LOCK = path.join(os.tmpdir(), `svc-build-${Buffer.from(ROOT).toString('hex').slice(-32)}.lock`);
+const sleep = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+
+/**
+ * Makes sure dist/ matches the sources, for tests that run compiled code in
+ * child processes (bin/svc.js, forked app nodes). Test workers take turns
+ * through a lock directory; CI builds first, so this is a no-op there.
+ */
+export function ensureBuilt(): void {
+  if (!isBuildStale(ROOT)) return;
+  const until = Date.now() + 120_000;
+  for (;;) {
+    try {
+      fs.mkdirSync(LOCK);
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      if (Date.now() > until) throw new Error(`another build holds ${LOCK}; remove it if no build runs`);
+      sleep(200);
+    }
+  }
+  try {
+    if (isBuildStale(ROOT)) execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'build.js')], { cwd: ROOT, stdio: 'pipe' });
+  } finally {
+    fs.rmdirSync(LOCK);
+  }
+}
