@@ -14,6 +14,9 @@ import { type MetricName, type StatsQuery, type StatsRow, TIME_BUCKETS, type Tim
 /** More buckets than this is a request for a coarser grouping. */
 export const MAX_BUCKETS = 1000;
 
+/** The shortest length of each unit in seconds, to refuse huge groupings before computing them. */
+const SHORTEST: Record<TimeBucket, number> = { hour: 3600, day: 82800, week: 601200, month: 28 * 86400 - 3600 };
+
 const isBucket = (name: string): name is TimeBucket => (TIME_BUCKETS as readonly string[]).includes(name);
 
 interface Plan {
@@ -58,8 +61,9 @@ export class StatisticsEngine {
     const buckets = query.groupBy.filter(isBucket);
     if (buckets.length > 1) throw badRequest('Group by at most one of hour, day, week and month.', 'svc_invalid_group_by');
     const bucket = buckets[0] ?? null;
-    const edges = bucket ? bucketEdges(query.range, bucket, this.timezone) : null;
-    if (edges && edges.length - 1 > MAX_BUCKETS) {
+    const tooMany = bucket !== null && (query.range.end - query.range.start) / SHORTEST[bucket] > MAX_BUCKETS + 1;
+    const edges = bucket && !tooMany ? bucketEdges(query.range, bucket, this.timezone) : null;
+    if (tooMany || (edges && edges.length - 1 > MAX_BUCKETS)) {
       throw badRequest(`Grouping this range by ${bucket} gives more than ${MAX_BUCKETS} points; choose a larger unit.`, 'svc_invalid_group_by');
     }
     const dimensions = query.groupBy.filter((g) => !isBucket(g)).map((g) => this.catalog.dimension(g).name);

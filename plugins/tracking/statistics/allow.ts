@@ -1,0 +1,20 @@
+import type { StatisticsApi } from '../../../core/statistics/service';
+import type { AllowList } from '../../../core/statistics/request';
+import { METRICS, type MetricName } from '../../../core/statistics/types';
+
+/** An allow-list whose filters are every dimension known when the request arrives (plugins add some). */
+export function allowList(
+  stats: StatisticsApi,
+  spec: { metrics?: readonly MetricName[]; defaultMetrics: readonly MetricName[]; groupBy: readonly string[]; defaultGroupBy: readonly string[]; defaultLimit?: number },
+): AllowList {
+  return {
+    metrics: spec.metrics ?? METRICS,
+    defaultMetrics: spec.defaultMetrics,
+    groupBy: spec.groupBy,
+    defaultGroupBy: spec.defaultGroupBy,
+    get filters() {
+      return stats.dimensions();
+    },
+    defaultLimit: spec.defaultLimit,
+  };
+}

@@ -1,0 +1,120 @@
+import type { PluginContext } from '../../../core/plugins/context';
+import { autoBucket, isoDay } from '../../../core/statistics/dates';
+import { percentChange } from '../../../core/statistics/metrics';
+import type { DataRequest } from '../../../core/statistics/request';
+import type { MetricName, StatsQuery, TimeBucket } from '../../../core/statistics/types';
+import { allowList } from './allow';
+import { liveVisitors } from './live';
+
+const COMPARE_METRICS: MetricName[] = ['visitors', 'pageviews', 'sessions', 'bounce_rate', 'avg_time_on_page', 'avg_session_duration', 'first_time_visitors', 'conversions'];
+
+/** The engine query of a request, for one id. */
+export function queryOf(req: DataRequest, queryId: string, extra: Partial<StatsQuery> = {}): StatsQuery {
+  return { id: queryId, range: req.range, metrics: req.metrics as MetricName[], groupBy: req.groupBy, filters: req.filters, status: req.status, ...extra };
+}
+
+/** The free data types of the statistics tab (today, insights, compare, devices, live-visitors, goals). */
+export function registerDataTypes(ctx: PluginContext): void {
+  const stats = ctx.statistics;
+  const tz = stats.timezone;
+
+  stats.dataType({
+    id: 'today',
+    tab: 'statistics',
+    allow: allowList(stats, { defaultMetrics: ['visitors', 'pageviews', 'sessions', 'bounce_rate', 'avg_time_on_page', 'conversions'], groupBy: [], defaultGroupBy: [] }),
+    async run(req, { queryId }) {
+      const today = isoDay(ctx.clock.unix(), tz);
+      const day = stats.parseRequest({ date_start: today, date_end: today }, allowList(stats, { defaultMetrics: ['pageviews'], groupBy: [], defaultGroupBy: [] }));
+      const base = { ...req, range: day.range };
+      const [totals] = await stats.query(queryOf(base, queryId));
+      const [topPage] = await stats.query(queryOf(base, queryId, { metrics: ['pageviews'], groupBy: ['page_url'], limit: 1 }));
+      const [topReferrer] = await stats.query(
+        queryOf(base, queryId, { metrics: ['sessions'], groupBy: ['referrer'], filters: req.filters, limit: 1 }),
+      );
+      return { date: today, live: await liveVisitors(ctx), metrics: totals ?? {}, top_page: topPage ?? null, top_referrer: topReferrer ?? null };
+    },
+  });
+
+  stats.dataType({
+    id: 'live-visitors',
+    tab: 'statistics',
+    allow: allowList(stats, { defaultMetrics: ['visitors'], groupBy: [], defaultGroupBy: [] }),
+    run: async () => ({ count: await liveVisitors(ctx) }),
+  });
+
+  stats.dataType({
+    id: 'insights',
+    tab: 'statistics',
+    allow: allowList(stats, { defaultMetrics: ['visitors', 'pageviews'], groupBy: ['hour', 'day', 'week', 'month'], defaultGroupBy: [] }),
+    async run(req, { queryId }) {
+      const interval: TimeBucket = (req.groupBy[0] as TimeBucket | undefined) ?? autoBucket(req.range);
+      const rows = await stats.query(queryOf(req, queryId, { groupBy: [interval] }));
+      return {
+        interval,
+        labels: rows.map((r) => r[interval]),
+        timestamps: rows.map((r) => r.start),
+        datasets: Object.fromEntries(req.metrics.map((m) => [m, rows.map((r) => r[m])])),
+      };
+    },
+  });
+
+  stats.dataType({
+    id: 'compare',
+    tab: 'statistics',
+    allow: allowList(stats, { defaultMetrics: COMPARE_METRICS, groupBy: [], defaultGroupBy: [] }),
+    async run(req, { queryId }) {
+      const [current] = await stats.query(queryOf(req, queryId));
+      const [previous] = await stats.query(queryOf(req, queryId, { range: req.previous }));
+      const change = Object.fromEntries(req.metrics.map((m) => [m, percentChange(Number(current?.[m] ?? 0), Number(previous?.[m] ?? 0))]));
+      return {
+        current: current ?? {},
+        previous: previous ?? {},
+        change,
+        periods: {
+          current: { date_start: req.dateStart, date_end: req.dateEnd },
+          previous: { date_start: isoDay(req.previous.start, tz), date_end: isoDay(req.previous.end - 1, tz) },
+        },
+      };
+    },
+  });
+
+  stats.dataType({
+    id: 'devices',
+    tab: 'statistics',
+    allow: allowList(stats, { defaultMetrics: ['sessions', 'pageviews'], groupBy: ['device', 'browser', 'platform'], defaultGroupBy: ['device'], defaultLimit: 20 }),
+    async run(req, { queryId }) {
+      const rows = await stats.query(queryOf(req, queryId, { limit: req.limit }));
+      const [total] = await stats.query(queryOf(req, queryId, { groupBy: [], metrics: [req.metrics[0] as MetricName] }));
+      const all = Number(total?.[req.metrics[0]!] ?? 0);
+      return rows.map((r) => ({ ...r, share: all > 0 ? Math.round((Number(r[req.metrics[0]!]) / all) * 10000) / 100 : 0 }));
+    },
+  });
+
+  stats.dataType({
+    id: 'goals',
+    tab: 'statistics',
+    allow: allowList(stats, { metrics: ['conversions', 'visitors', 'conversion_rate'], defaultMetrics: ['conversions', 'visitors', 'conversion_rate'], groupBy: [], defaultGroupBy: [] }),
+    async run(req, { queryId }) {
+      const goals = await ctx.db.select<{ ID: number; title: string; type: string; status: string }>(
+        `SELECT ID, title, type, status FROM ${ctx.db.quote(ctx.db.table('goals'))} ORDER BY ID`,
+      );
+      const rows = await stats.query(queryOf(req, queryId, { metrics: ['conversions', 'visitors'], groupBy: ['goal'] }));
+      const [total] = await stats.query(queryOf(req, queryId, { metrics: ['visitors'], groupBy: [] }));
+      const allVisitors = Number(total?.visitors ?? 0);
+      const byGoal = new Map(rows.map((r) => [String(r.goal), r]));
+      return goals.map((g) => {
+        const row = byGoal.get(String(g.ID));
+        const visitors = Number(row?.visitors ?? 0);
+        return {
+          goal_id: Number(g.ID),
+          title: g.title,
+          type: g.type,
+          status: g.status,
+          conversions: Number(row?.conversions ?? 0),
+          visitors,
+          conversion_rate: allVisitors > 0 ? Math.round((visitors / allVisitors) * 10000) / 100 : 0,
+        };
+      });
+    },
+  });
+}

@@ -1,0 +1,40 @@
+import type { PluginContext } from '../../../core/plugins/context';
+import type { DataRequest } from '../../../core/statistics/request';
+import type { StatusFilter, MetricName } from '../../../core/statistics/types';
+import { allowList } from './allow';
+
+interface TableSpec {
+  id: string;
+  dimension: string;
+  defaultMetrics: MetricName[];
+  status?: StatusFilter;
+}
+
+/** The free datatables of the statistics tab: one dimension, rows sorted by the first metric. */
+const TABLES: readonly TableSpec[] = [
+  { id: 'pages', dimension: 'page_url', defaultMetrics: ['pageviews', 'sessions', 'bounce_rate', 'avg_time_on_page'] },
+  { id: 'referrers', dimension: 'referrer', defaultMetrics: ['sessions', 'pageviews', 'bounce_rate'] },
+  { id: 'countries', dimension: 'country', defaultMetrics: ['sessions', 'pageviews'] },
+  { id: 'not-found-pages', dimension: 'page_url', defaultMetrics: ['pageviews'], status: '404' },
+];
+
+export function registerDatatables(ctx: PluginContext): void {
+  for (const spec of TABLES) {
+    ctx.statistics.datatable({
+      id: spec.id,
+      tab: 'statistics',
+      allow: allowList(ctx.statistics, { defaultMetrics: spec.defaultMetrics, groupBy: [spec.dimension], defaultGroupBy: [spec.dimension] }),
+      forced: spec.status ? { status: spec.status } : undefined,
+      run: (req: DataRequest, { queryId }) =>
+        ctx.statistics.query({
+          id: queryId,
+          range: req.range,
+          metrics: req.metrics as MetricName[],
+          groupBy: req.groupBy,
+          filters: req.filters,
+          status: req.status,
+          limit: req.limit,
+        }),
+    });
+  }
+}
