@@ -22,27 +22,38 @@ export type SvcHitType = 'create' | 'update';
 export interface SvcSanitizedHit {
   /** Page URL without query string and fragment. */
   url: string;
+  /** Host of the page URL, lowercased (with the port when not the default). */
   host: string;
+  /** Path of the page URL: the pageview's `page_url`. */
+  path: string;
   /** Query string of the page URL, without the leading `?`. */
   parameters: string;
   fragment: string;
+  /** External referrer URL; '' for none or for the page's own host. */
   referrer: string;
+  /** Visitor id after identification (§3.4). */
   uid: string;
+  /** '' in private mode. */
   fingerprint: string;
   user_agent: string;
   time_on_page: number;
   completed_goals: number[];
   page_id: number;
   page_type: string;
+  /** Plain-text search term, kept apart from statistic columns. */
   search_term: string;
+  /** Clicked outbound http(s) URL, '' when none. */
   external_link_url: string;
   should_load_ecommerce: boolean;
+  /** Lookup ids; all 0 when the hit had no user agent (a heartbeat). */
   browser_id: number;
   browser_version_id: number;
   platform_id: number;
   device_id: number;
   ip: string;
-  /** Set by location enrichment on a session's first hit. */
+  /** Unix time of the hit. */
+  time: number;
+  /** Set by location enrichment on a session's first hit (locations.city_code). */
   city_code?: number;
   country_code?: string;
 }

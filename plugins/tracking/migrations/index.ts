@@ -1,4 +1,5 @@
 import type { Migration } from '../../../core/db/migrator';
+import { searchesAndLinks } from './0001-searches-and-links';
 
 /** Tables of the tracking plugin beyond the kernel's statistics schema, in order. */
-export const trackingMigrations: readonly Migration[] = [];
+export const trackingMigrations: readonly Migration[] = [searchesAndLinks];

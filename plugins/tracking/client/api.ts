@@ -1,0 +1,58 @@
+/**
+ * The one way dashboard pages reach the REST API: the base and nonce come from
+ * the admin layout, every call sends the nonce header, and answers unwrap the
+ * `{ success, data }` envelope. A share-link session adds its token header here.
+ */
+export interface Api {
+  get<T>(path: string, params?: Record<string, unknown>): Promise<T>;
+  send<T>(method: 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<T>;
+  /** A non-JSON answer (CSV export) as a blob. */
+  download(path: string, params?: Record<string, unknown>): Promise<Blob>;
+  url(path: string, params?: Record<string, unknown>): string;
+}
+
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly code: string,
+  ) {
+    super(message);
+  }
+}
+
+function query(params: Record<string, unknown>): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value === undefined || value === null || value === '') continue;
+    search.set(key, typeof value === 'object' ? JSON.stringify(value) : String(value));
+  }
+  const text = search.toString();
+  return text ? `?${text}` : '';
+}
+
+export function createApi(root: HTMLElement = document.querySelector<HTMLElement>('main.content')!): Api {
+  const base = root.dataset.apiBase ?? '';
+  const headers: Record<string, string> = { Accept: 'application/json', 'X-Svc-Nonce': root.dataset.restNonce ?? '' };
+  const call = async <T>(method: string, url: string, body?: unknown): Promise<T> => {
+    const res = await fetch(url, {
+      method,
+      credentials: 'same-origin',
+      headers: body === undefined ? headers : { ...headers, 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const payload = (await res.json().catch(() => null)) as { data?: T; message?: string; code?: string } | null;
+    if (!res.ok) throw new ApiError(payload?.message ?? `The server answered ${res.status}.`, res.status, payload?.code ?? 'svc_error');
+    return payload?.data as T;
+  };
+  return {
+    url: (path, params = {}) => `${base}${path}${query(params)}`,
+    get: (path, params = {}) => call('GET', `${base}${path}${query(params)}`),
+    send: (method, path, body) => call(method, `${base}${path}`, body),
+    async download(path, params = {}) {
+      const res = await fetch(`${base}${path}${query(params)}`, { credentials: 'same-origin', headers: { 'X-Svc-Nonce': headers['X-Svc-Nonce']! } });
+      if (!res.ok) throw new ApiError(`The server answered ${res.status}.`, res.status, 'svc_error');
+      return res.blob();
+    },
+  };
+}

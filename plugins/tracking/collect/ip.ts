@@ -1,0 +1,90 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import ipaddr from 'ipaddr.js';
+
+/** Server variables of tracking.md §7 in priority order, as request header names. */
+const IP_HEADERS = ['cf-connecting-ip', 'true-client-ip', 'x-forwarded-for', 'x-real-ip', 'x-cluster-client-ip', 'client-ip'] as const;
+
+/** A valid address in canonical form (IPv4-mapped IPv6 becomes IPv4), or null. */
+export function normaliseIp(value: string): string | null {
+  let text = value.trim();
+  if (text.startsWith('[')) text = text.slice(1, text.indexOf(']') > 0 ? text.indexOf(']') : undefined);
+  else if (/^\d+\.\d+\.\d+\.\d+:\d+$/.test(text)) text = text.slice(0, text.lastIndexOf(':'));
+  if (!ipaddr.isValid(text)) return null;
+  const addr = ipaddr.process(text);
+  if (addr.kind() === 'ipv4' && !ipaddr.IPv4.isValidFourPartDecimal(text) && !text.includes(':')) return null;
+  return addr.toString();
+}
+
+/** Public means routable on the internet: not private, loopback, link-local, reserved... */
+export function isPublicIp(ip: string): boolean {
+  try {
+    return ipaddr.process(ip).range() === 'unicast';
+  } catch {
+    return false;
+  }
+}
+
+function candidates(headers: IncomingHttpHeaders, remoteAddress: string | undefined): string[] {
+  const out: string[] = [];
+  for (const name of IP_HEADERS) {
+    const raw = headers[name];
+    if (raw === undefined) continue;
+    const text = Array.isArray(raw) ? raw.join(',') : raw;
+    // X-Forwarded-For lists client first; every header may carry a list.
+    for (const part of text.split(',')) {
+      const ip = normaliseIp(part);
+      if (ip) out.push(ip);
+    }
+  }
+  const remote = remoteAddress ? normaliseIp(remoteAddress) : null;
+  if (remote) out.push(remote);
+  return out;
+}
+
+/**
+ * The visitor IP per tracking.md §7: the first public address in header
+ * priority order (leftmost first within X-Forwarded-For), else the first
+ * valid one, else ''.
+ */
+export function resolveVisitorIp(headers: IncomingHttpHeaders, remoteAddress: string | undefined): string {
+  const all = candidates(headers, remoteAddress);
+  return all.find(isPublicIp) ?? all[0] ?? '';
+}
+
+/** Matches addresses against IPs and CIDR ranges (IPv4-mapped IPv6 compared as IPv4). */
+export class IpMatcher {
+  private readonly ranges: Array<[ipaddr.IPv4 | ipaddr.IPv6, number]> = [];
+
+  constructor(entries: readonly string[]) {
+    for (const entry of entries) {
+      const text = entry.trim();
+      if (!text) continue;
+      try {
+        if (text.includes('/')) {
+          const [addr, bits] = ipaddr.parseCIDR(text);
+          this.ranges.push(addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress() ? [(addr as ipaddr.IPv6).toIPv4Address(), Math.max(0, bits - 96)] : [addr, bits]);
+        } else {
+          const addr = ipaddr.process(text);
+          this.ranges.push([addr, addr.kind() === 'ipv4' ? 32 : 128]);
+        }
+      } catch {
+        // Entries are validated when saved; a filter may still add junk, which is skipped.
+      }
+    }
+  }
+
+  get size(): number {
+    return this.ranges.length;
+  }
+
+  matches(ip: string): boolean {
+    if (this.ranges.length === 0 || !ip) return false;
+    let addr: ipaddr.IPv4 | ipaddr.IPv6;
+    try {
+      addr = ipaddr.process(ip);
+    } catch {
+      return false;
+    }
+    return this.ranges.some(([range, bits]) => range.kind() === addr.kind() && addr.match(range, bits));
+  }
+}

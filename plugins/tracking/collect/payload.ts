@@ -1,0 +1,97 @@
+import { badRequest } from '../../../core/errors';
+import type { SvcSanitizedHit } from '../../../hooks';
+import { cleanText, parseHttpUrl, toUint, truncate } from './text';
+
+/** The client payload of tracking.md §2.1 after type checks and clean-up. */
+export type HitPayload = Omit<
+  SvcSanitizedHit,
+  'browser_id' | 'browser_version_id' | 'platform_id' | 'device_id' | 'ip' | 'time' | 'city_code' | 'country_code'
+>;
+
+/** Longest time-on-page a single hit may add (a day). */
+const MAX_SECONDS = 86_400;
+const MAX_GOALS = 50;
+const ID_RE = /^[A-Za-z0-9._-]{1,64}$/;
+const PAGE_TYPE_RE = /^[a-z0-9_-]{1,50}$/;
+
+/** Raw body to payload object: a JSON object, or a JSON string holding one (double-encoded). */
+export function decodeBody(body: unknown): Record<string, unknown> | 'test' {
+  let value = body;
+  for (let depth = 0; typeof value === 'string' && depth < 2; depth++) {
+    const text = value.trim();
+    if (text === 'request=test') return 'test';
+    try {
+      value = JSON.parse(text);
+    } catch {
+      throw badRequest('The hit payload is not valid JSON.', 'svc_invalid_json');
+    }
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw badRequest('The hit payload must be a JSON object.', 'svc_invalid_payload');
+  }
+  const payload = value as Record<string, unknown>;
+  return payload.request === 'test' ? 'test' : payload;
+}
+
+/** An identifier the client generated (uid, fingerprint); `false`, junk or markup give ''. */
+export function cleanId(value: unknown): string {
+  return typeof value === 'string' && ID_RE.test(value) ? value : '';
+}
+
+/** The external link URL kept only for http(s) with a valid host (§3.3 step 2). */
+export function cleanExternalUrl(value: unknown): string {
+  const url = parseHttpUrl(value, 2048);
+  return url ? url.href : '';
+}
+
+/** Plain text of a search term: tags and entities removed, whitespace collapsed. */
+export function plainText(value: unknown, max: number): string {
+  const text = cleanText(value, 2000);
+  return truncate(
+    text
+      .replace(/<[^>]*>?/g, ' ')
+      .replace(/&(#\d+|#x[\da-f]+|[a-z]+);/gi, ' ')
+      .replace(/\s+/g, ' ')
+      .trim(),
+    max,
+  );
+}
+
+function goalIds(value: unknown): number[] {
+  if (!Array.isArray(value)) return [];
+  const ids = new Set<number>();
+  for (const item of value.slice(0, MAX_GOALS)) {
+    const id = toUint(item, Number.MAX_SAFE_INTEGER);
+    if (id > 0) ids.add(id);
+  }
+  return [...ids];
+}
+
+/**
+ * Validates and cleans a payload (§3.3 step 2). Only a missing or invalid page
+ * URL refuses the hit; every other field falls back to its empty value.
+ */
+export function sanitisePayload(p: Record<string, unknown>): HitPayload {
+  const page = parseHttpUrl(p.url);
+  if (!page) throw badRequest('url: an http(s) page URL is required.', 'svc_invalid_url');
+  const referrer = parseHttpUrl(p.referrer_url);
+  const pageType = typeof p.page_type === 'string' ? p.page_type.trim().toLowerCase() : '';
+  return {
+    url: truncate(`${page.origin}${page.pathname}`, 2048),
+    host: page.host.toLowerCase(),
+    path: truncate(page.pathname, 255),
+    parameters: truncate(cleanText(page.search.replace(/^\?/, ''), 1000), 255),
+    fragment: truncate(cleanText(page.hash.replace(/^#/, ''), 1000), 255),
+    referrer: referrer && referrer.host.toLowerCase() !== page.host.toLowerCase() ? truncate(referrer.href, 255) : '',
+    uid: cleanId(p.uid),
+    fingerprint: cleanId(p.fingerprint),
+    user_agent: cleanText(p.user_agent, 1000),
+    time_on_page: toUint(p.time_on_page, MAX_SECONDS),
+    completed_goals: goalIds(p.completed_goals),
+    page_id: toUint(p.page_id, Number.MAX_SAFE_INTEGER),
+    page_type: PAGE_TYPE_RE.test(pageType) ? pageType : '',
+    search_term: plainText(p.search_term, 191),
+    external_link_url: cleanExternalUrl(p.external_link_url),
+    should_load_ecommerce: p.should_load_ecommerce === true || p.should_load_ecommerce === 1 || p.should_load_ecommerce === '1',
+  };
+}

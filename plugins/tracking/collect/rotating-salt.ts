@@ -1,0 +1,65 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Clock } from '../../../core/clock';
+import type { Database } from '../../../core/db/database';
+import type { Options } from '../../../core/options/options';
+
+interface StoredSalt {
+  date: string;
+  salt: string;
+}
+
+export const SALT_OPTION = 'svc_rotating_salt';
+
+const utcDate = (clock: Clock) => clock.now().toISOString().slice(0, 10);
+
+/**
+ * The private-mode daily salt (tracking.md §3.4): 32 random bytes, hex, keyed
+ * by UTC date, in the non-autoloaded option `svc_rotating_salt`. Nodes agree
+ * on one salt per day: the first to store it wins (insert-if-absent, then a
+ * compare-and-swap on yesterday's value) and everyone reads the winner.
+ */
+export class RotatingSalt {
+  private current: StoredSalt | null = null;
+  private loading: Promise<StoredSalt> | null = null;
+
+  constructor(
+    private readonly db: Database,
+    private readonly options: Options,
+    private readonly clock: Clock,
+  ) {}
+
+  async forToday(): Promise<string> {
+    const today = utcDate(this.clock);
+    if (this.current?.date === today) return this.current.salt;
+    this.loading ??= this.agree(today).finally(() => (this.loading = null));
+    const agreed = await this.loading;
+    if (agreed.date !== today) return this.forToday();
+    this.current = agreed;
+    return agreed.salt;
+  }
+
+  /** Private-mode uid: hex SHA-256 of IP, user agent and today's salt. */
+  async uid(ip: string, userAgent: string): Promise<string> {
+    const salt = await this.forToday();
+    return createHash('sha256').update(ip + userAgent + salt).digest('hex');
+  }
+
+  private async agree(today: string): Promise<StoredSalt> {
+    const fresh: StoredSalt = { date: today, salt: randomBytes(32).toString('hex') };
+    const stored = await this.options.get<StoredSalt>(SALT_OPTION);
+    if (stored?.date === today) return stored;
+    if (!stored) {
+      await this.options.add(SALT_OPTION, fresh, { autoload: false });
+    } else {
+      const table = this.db.quote(this.db.table('options'));
+      await this.db.execute(`UPDATE ${table} SET option_value = ?, updated_at = ? WHERE option_name = ? AND option_value = ?`, [
+        JSON.stringify(fresh),
+        this.clock.unix(),
+        SALT_OPTION,
+        JSON.stringify(stored),
+      ]);
+    }
+    const winner = await this.options.get<StoredSalt>(SALT_OPTION);
+    return winner && /^[0-9a-f]{64}$/.test(winner.salt) ? winner : fresh;
+  }
+}

@@ -1,0 +1,215 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Principal } from '../../../core/auth/types';
+import type { Clock } from '../../../core/clock';
+import type { Hooks } from '../../../core/hooks/registry';
+import type { SvcLogger } from '../../../core/logger';
+import type { Transients } from '../../../core/options/transients';
+import type { SvcHitType, SvcSanitizedHit, SvcStatistic } from '../../../hooks';
+import type { GoalStore } from '../goals/goal-store';
+import { completedGoals } from '../goals/matcher';
+import type { DomainWatch } from './domains';
+import { BlocklistCache, type DropOutcome, isReferrerSpam, matchingRule, sendsDoNotTrack } from './exclusions';
+import type { HitWriter, WritePlan } from './hit-writer';
+import { hitContext } from './hit-context';
+import { identify } from './identity';
+import { resolveVisitorIp } from './ip';
+import { KeyedLock } from './keyed-lock';
+import type { LookupIds } from './lookups';
+import { type HitPayload, sanitisePayload } from './payload';
+import type { RotatingSalt } from './rotating-salt';
+import type { TrackingConfig, TrackingConfigCache } from './tracking-config';
+import type { AgentParser } from './user-agent';
+import type { VisitorStates } from './visitor-state';
+
+/** Session and previous-hit window (tracking.md §8). */
+export const WINDOW_SECONDS = 30 * 60;
+
+/** Who sent the hit, as the transports see it. */
+export interface HitRequest {
+  headers: IncomingHttpHeaders;
+  remoteAddress: string | undefined;
+  principal: Principal;
+}
+
+export type TrackResult =
+  | { recorded: true; hitType: SvcHitType; statisticId: number; sessionId: number; uid: string }
+  | { recorded: false; outcome: DropOutcome };
+
+export interface TrackerDeps {
+  config: TrackingConfigCache;
+  hooks: Hooks;
+  clock: Clock;
+  logger: SvcLogger;
+  debug: boolean;
+  transients: Transients;
+  agents: AgentParser;
+  lookups: LookupIds;
+  salt: RotatingSalt;
+  states: VisitorStates;
+  writer: HitWriter;
+  goals: GoalStore;
+  domains: DomainWatch;
+}
+
+const header = (headers: IncomingHttpHeaders, name: string) => {
+  const v = headers[name];
+  return typeof v === 'string' ? v : '';
+};
+
+/**
+ * The collection pipeline of tracking.md §3.3, shared by both transports and
+ * `svc demo`. A visitor's hits run one after another on this node; reads and
+ * writes of concurrent hits are batched (see VisitorStates, HitWriter).
+ */
+export class Tracker {
+  private readonly locks = new KeyedLock();
+  private readonly blocklists = new BlocklistCache();
+
+  constructor(private readonly d: TrackerDeps) {}
+
+  /**
+   * Processes one decoded payload. Throws a 400 SvcError for a payload whose
+   * page URL is unusable; every other problem drops or cleans the field.
+   * `time` overrides the clock (demo traffic).
+   */
+  async track(payload: Record<string, unknown>, request: HitRequest, time = this.d.clock.unix()): Promise<TrackResult> {
+    const { hooks } = this.d;
+    const cfg = await this.d.config.get();
+
+    // 1. IP block, before anything else is looked at.
+    const ip = await hooks.applyFilters('svc_visitor_ip', resolveVisitorIp(request.headers, request.remoteAddress));
+    const blocked = this.blocklists.get(await hooks.applyFilters('svc_ip_blocklist', cfg.ipBlocklist));
+    if (blocked.matches(typeof ip === 'string' ? ip : '') && !(await this.isTestHit(payload.url))) return this.drop('ip blocked', payload);
+
+    // 2. Sanitise and parse the user agent.
+    const hit = sanitisePayload(payload);
+    const agent = this.d.agents.parse(hit.user_agent);
+    if (agent.bot) return this.drop('bot', hit);
+
+    // 3. Custom block rules and the visitor's own choices.
+    const rule = matchingRule(cfg.blockRules, [hit.url + (hit.parameters ? `?${hit.parameters}` : ''), hit.referrer, hit.user_agent]);
+    if (rule) return this.drop('blocked by custom rule', hit, { rule: rule.source });
+    if (cfg.doNotTrack && sendsDoNotTrack(request.headers)) return this.drop('do not track', hit);
+    if (await this.excludedRole(request.principal, cfg)) return this.drop('excluded role', hit);
+
+    // 4. Referrer spam.
+    if (hit.referrer && isReferrerSpam(hit.referrer)) return this.drop('referrer is spam', hit);
+
+    const { uid, fingerprint } = await identify(
+      {
+        privacyLevel: cfg.privacyLevel,
+        headless: cfg.headless,
+        uid: hit.uid,
+        fingerprint: hit.fingerprint,
+        ip: String(ip),
+        userAgent: header(request.headers, 'user-agent') || hit.user_agent,
+      },
+      this.d.salt,
+    );
+    const [browser_id, browser_version_id, platform_id, device_id] = await Promise.all([
+      this.d.lookups.id('browsers', agent.browser),
+      this.d.lookups.id('browser_versions', agent.browser && agent.browserVersion ? `${agent.browser} ${agent.browserVersion}` : ''),
+      this.d.lookups.id('platforms', agent.platform),
+      this.d.lookups.id('devices', agent.device),
+    ]);
+    const sanitized: SvcSanitizedHit = { ...hit, uid, fingerprint, ip: String(ip), time, browser_id, browser_version_id, platform_id, device_id };
+    return hitContext.run(request, () => this.locks.run(uid, () => this.record(sanitized, cfg)));
+  }
+
+  /** Steps 5-10 for one visitor, with the visitor's previous hits already written. */
+  private async record(input: SvcSanitizedHit, cfg: TrackingConfig): Promise<TrackResult> {
+    const { hooks } = this.d;
+    const state = await this.d.states.load(input.uid);
+    const open = state.session !== null && state.session.lastTime >= input.time - WINDOW_SECONDS;
+    const previous = open ? state.last : null;
+    const heartbeat = input.browser_id === 0 && input.browser_version_id === 0 && input.platform_id === 0 && input.device_id === 0;
+
+    // 5. Hit type (§3.1).
+    if (heartbeat && !previous) return { recorded: false, outcome: '' };
+    const hitType: SvcHitType = heartbeat ? 'update' : 'create';
+
+    // 6. Filter; location enrichment is one of its taps.
+    const filtered = await hooks.applyFilters('svc_before_track_hit', { ...input }, hitType, previous ?? {});
+    const hit = filtered && typeof filtered === 'object' ? { ...input, ...filtered, uid: input.uid, time: input.time } : input;
+    const goals = completedGoals(await this.d.goals.activeGoals(), hit, hitType === 'create');
+
+    let plan: WritePlan;
+    let statistic: SvcStatistic | null = null;
+    if (hitType === 'update') {
+      // 8. Time on page accumulates only on the same URL.
+      if (previous!.page_url !== hit.path || previous!.parameters !== hit.parameters) return { recorded: false, outcome: '' };
+      plan = { kind: 'update', statisticId: previous!.ID!, sessionId: previous!.session_id, seconds: hit.time_on_page, time: hit.time, goals };
+    } else {
+      // 7. Session created or updated, 8. pageview row.
+      statistic = {
+        page_url: hit.path,
+        parameters: hit.parameters,
+        fragment: hit.fragment,
+        page_id: hit.page_id,
+        page_type: hit.page_type,
+        time: hit.time,
+        uid: hit.uid,
+        time_on_page: hit.time_on_page,
+        session_id: previous ? previous.session_id : 0,
+      };
+      await hooks.doAction('svc_before_create_statistic', { ...statistic });
+      plan = {
+        kind: 'create',
+        statistic,
+        goals,
+        session: previous
+          ? { id: previous.session_id, lastVisitedUrl: hit.path }
+          : {
+              uid: hit.uid,
+              time: hit.time,
+              first_visited_url: hit.path,
+              last_visited_url: hit.path,
+              host: cfg.filteringByDomain ? hit.host : '',
+              referrer: hit.referrer,
+              goal_id: goals[0] ?? 0,
+              city_code: Number.isSafeInteger(hit.city_code) ? hit.city_code! : 0,
+              browser_id: hit.browser_id,
+              browser_version_id: hit.browser_version_id,
+              platform_id: hit.platform_id,
+              device_id: hit.device_id,
+              first_time_visit: state.session === null ? 1 : 0,
+            },
+      };
+    }
+    const written = await this.d.writer.write(plan);
+    if (statistic) {
+      const after: SvcStatistic = { ...statistic, ID: written.statisticId, session_id: written.sessionId };
+      if (hit.search_term) after.search_term = hit.search_term;
+      await hooks.doAction('svc_after_create_statistic', written.statisticId, after);
+      await this.d.domains.observe(hit.host);
+    }
+    // 10. Outbound link, fired for every recorded hit.
+    await hooks.doAction('svc_track_external_link', written.statisticId, hit.external_link_url);
+    return { recorded: true, hitType, statisticId: written.statisticId, sessionId: written.sessionId, uid: hit.uid };
+  }
+
+  private async excludedRole(principal: Principal, cfg: TrackingConfig): Promise<boolean> {
+    if (!principal.user) return false;
+    const roles = await this.d.hooks.applyFilters('svc_roles_excluded_from_tracking', [...cfg.roleBlocklist]);
+    return Array.isArray(roles) && roles.includes(principal.user.role);
+  }
+
+  /** The onboarding test hit bypasses the IP block with a nonce equal to `svc_onboarding_token` (§5 rule 2). */
+  private async isTestHit(url: unknown): Promise<boolean> {
+    if (typeof url !== 'string' || !url.includes('svc_test_hit')) return false;
+    let nonce: string | null;
+    try {
+      nonce = new URL(url).searchParams.get('nonce');
+    } catch {
+      return false;
+    }
+    if (!nonce) return false;
+    const token = await this.d.transients.get<string>('svc_onboarding_token');
+    return typeof token === 'string' && token !== '' && token === nonce;
+  }
+
+  private drop(outcome: DropOutcome, hit: HitPayload | Record<string, unknown>, extra: Record<string, unknown> = {}): TrackResult {
+    if (this.d.debug) this.d.logger.info({ outcome, url: typeof hit.url === 'string' ? hit.url.slice(0, 300) : '', ...extra }, `hit dropped: ${outcome}`);
+    return { recorded: false, outcome };
+  }
+}

@@ -1,0 +1,80 @@
+import type { PluginContext } from '../../../core/plugins/context';
+import { type BlockRule, parseBlockRule } from '../../../core/settings/block-rules';
+import type { PrivacyLevel } from '../../../core/settings/tracking-settings';
+
+/** The settings of tracking.md §2.5 the pipeline reads, parsed. */
+export interface TrackingConfig {
+  privacyLevel: PrivacyLevel;
+  doNotTrack: boolean;
+  trackExternalLinks: boolean;
+  filteringByDomain: boolean;
+  headless: boolean;
+  blockRules: BlockRule[];
+  ipBlocklist: string[];
+  roleBlocklist: string[];
+}
+
+const KEYS = [
+  'privacy_level',
+  'enable_do_not_track',
+  'track_external_links',
+  'filtering_by_domain',
+  'headless',
+  'custom_block_rules',
+  'ip_blocklist',
+  'user_role_blocklist',
+] as const;
+
+type Ctx = Pick<PluginContext, 'settings' | 'options' | 'logger' | 'config'>;
+
+const lines = (text: unknown) => (typeof text === 'string' ? text.split(/\r?\n/).map((l) => l.trim()).filter(Boolean) : []);
+
+/**
+ * Tracking settings as the pipeline sees them. Their options are autoloaded
+ * (stored with their defaults at start when absent), so reading them costs no
+ * query: the kernel's option cache reloads them at most every few seconds and
+ * at once after a change on this node. Parsing happens only when a value changed.
+ */
+export class TrackingConfigCache {
+  private signature = '';
+  private value: TrackingConfig | null = null;
+
+  constructor(private readonly ctx: Ctx) {}
+
+  /** Stores absent tracking settings with their defaults, autoloaded. */
+  async materialise(): Promise<void> {
+    for (const key of KEYS) {
+      const field = this.ctx.settings.list().find((f) => f.key === key);
+      await this.ctx.options.add(key, field ? field.default : await this.ctx.settings.get(key), { autoload: true });
+    }
+  }
+
+  async get(): Promise<TrackingConfig> {
+    const raw: unknown[] = [];
+    for (const key of KEYS) raw.push(await this.ctx.settings.get(key));
+    const signature = JSON.stringify(raw);
+    if (this.value && signature === this.signature) return this.value;
+    this.value = this.parse(raw);
+    this.signature = signature;
+    return this.value;
+  }
+
+  private parse([privacy, dnt, links, byDomain, headless, rules, ips, roles]: unknown[]): TrackingConfig {
+    const blockRules: BlockRule[] = [];
+    for (const line of lines(rules)) {
+      const rule = parseBlockRule(line);
+      if ('error' in rule) this.ctx.logger.warn({ rule: line.slice(0, 200) }, `custom block rule skipped: ${rule.error}`);
+      else blockRules.push(rule);
+    }
+    return {
+      privacyLevel: privacy === 'private_mode' || privacy === 'fingerprint' ? privacy : 'cookie',
+      doNotTrack: dnt === true,
+      trackExternalLinks: links === true,
+      filteringByDomain: byDomain === true,
+      headless: headless === true || this.ctx.config.headlessDomain !== null,
+      blockRules,
+      ipBlocklist: lines(ips),
+      roleBlocklist: Array.isArray(roles) ? roles.filter((r): r is string => typeof r === 'string') : [],
+    };
+  }
+}

@@ -1,0 +1,52 @@
+import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
+import type { Database } from '../../../core/db/database';
+import { insertIfAbsent } from '../../../core/db/sql';
+import type { SvcLocation } from '../../../hooks';
+import { cleanText } from '../collect/text';
+import { COUNTRY_CODES, continentOf, countryPlaceholderCode } from './countries';
+
+/**
+ * Positive city_code for a city: its geoname id when the reader has one,
+ * else a stable 48-bit number from country, region and city, the same on
+ * every node and across database updates.
+ */
+export function cityCode(country: string, region: string, city: string): number {
+  const digest = createHash('sha256').update(`${country}|${region}|${city}`.toLowerCase()).digest();
+  return digest.readUIntBE(0, 6) + 1;
+}
+
+/** The locations table (tracking.md §2.3): country placeholders seeded, cities added on first sight. */
+export class Locations {
+  private readonly known = new LRUCache<number, true>({ max: 20_000 });
+
+  constructor(private readonly db: Database) {}
+
+  /** One negative city_code row per country; running it again changes nothing. */
+  async seed(): Promise<void> {
+    const verb = this.db.dialect === 'mysql' ? 'INSERT IGNORE' : 'INSERT OR IGNORE';
+    const rows = COUNTRY_CODES.map((code) => [countryPlaceholderCode(code), code, continentOf(code), '', '']);
+    await this.db.execute(
+      `${verb} INTO ${this.db.quote(this.db.table('locations'))} (city_code, country_code, continent_code, state, city) VALUES ${rows.map(() => '(?, ?, ?, ?, ?)').join(', ')}`,
+      rows.flat(),
+    );
+    for (const [code] of rows) this.known.set(code as number, true);
+  }
+
+  /** The city_code of a location, its row stored when first seen; 0 when there is no country. */
+  async codeFor(location: SvcLocation): Promise<number> {
+    const city = cleanText(location.city ?? '', 255);
+    const positive = Number.isSafeInteger(location.city_code) && location.city_code! > 0 ? location.city_code! : 0;
+    const code = city || positive ? positive || cityCode(location.country_code, location.region ?? '', city) : countryPlaceholderCode(location.country_code);
+    if (this.known.has(code)) return code;
+    await insertIfAbsent(this.db, this.db.table('locations'), {
+      city_code: code,
+      country_code: location.country_code,
+      continent_code: location.continent_code || continentOf(location.country_code),
+      state: cleanText(location.region ?? '', 255),
+      city,
+    });
+    this.known.set(code, true);
+    return code;
+  }
+}

@@ -1,0 +1,26 @@
+import type { PluginContext } from '../../../core/plugins/context';
+import { hitContext } from '../collect/hit-context';
+import { Locations } from './locations';
+import { Locator } from './locator';
+import { CITY_READER, COUNTRY_READER } from './readers';
+
+/**
+ * Location enrichment on `svc_before_track_hit` (tracking.md §3.3 step 6):
+ * resolved only on a session's first hit (no previous hit), stored as the
+ * session's city_code. Seeds the country rows of the locations table.
+ */
+export async function registerGeo(ctx: PluginContext): Promise<void> {
+  const locations = new Locations(ctx.db);
+  await locations.seed();
+  const locator = new Locator(ctx.hooks, ctx.config.pro ? CITY_READER : COUNTRY_READER);
+  ctx.hooks.addFilter(
+    'svc_before_track_hit',
+    async (hit, hitType, previous) => {
+      if (hitType !== 'create' || 'ID' in previous) return hit;
+      const location = await locator.locate(hit.ip, hitContext.getStore()?.headers ?? {});
+      if (!location) return hit;
+      return { ...hit, city_code: await locations.codeFor(location), country_code: location.country_code };
+    },
+    { priority: 5 },
+  );
+}

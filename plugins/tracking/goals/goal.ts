@@ -1,0 +1,125 @@
+import { badRequest } from '../../../core/errors';
+import { cleanText } from '../collect/text';
+
+export const GOAL_TYPES = ['clicks', 'views', 'visits', 'hook'] as const;
+export const GOAL_STATUSES = ['active', 'inactive'] as const;
+export const CONVERSION_METRICS = ['visitors', 'sessions', 'pageviews'] as const;
+
+/** A goal definition (`{prefix}svc_goals`). */
+export interface Goal {
+  ID: number;
+  title: string;
+  type: (typeof GOAL_TYPES)[number];
+  status: (typeof GOAL_STATUSES)[number];
+  /** '*' for every page, else a path or URL. */
+  url: string;
+  page_id: number;
+  selector: string;
+  hook: string;
+  conversion_metric: (typeof CONVERSION_METRICS)[number];
+  block_goal: number;
+  block_uid: string;
+  date_created: number;
+}
+
+export type GoalInput = Omit<Goal, 'ID' | 'date_created'>;
+
+export const GOAL_DEFAULTS: GoalInput = {
+  title: '',
+  type: 'clicks',
+  status: 'inactive',
+  url: '*',
+  page_id: 0,
+  selector: '',
+  hook: '',
+  conversion_metric: 'visitors',
+  block_goal: 0,
+  block_uid: '',
+};
+
+export function toGoal(row: Record<string, unknown>): Goal {
+  return {
+    ID: Number(row.ID),
+    title: String(row.title ?? ''),
+    type: row.type as Goal['type'],
+    status: row.status as Goal['status'],
+    url: String(row.url ?? '*'),
+    page_id: Number(row.page_id ?? 0),
+    selector: String(row.selector ?? ''),
+    hook: String(row.hook ?? ''),
+    conversion_metric: row.conversion_metric as Goal['conversion_metric'],
+    block_goal: Number(row.block_goal ?? 0),
+    block_uid: String(row.block_uid ?? ''),
+    date_created: Number(row.date_created ?? 0),
+  };
+}
+
+function choice<T extends string>(field: string, value: unknown, choices: readonly T[]): T {
+  if (typeof value === 'string' && (choices as readonly string[]).includes(value)) return value as T;
+  throw badRequest(`${field}: must be one of ${choices.join(', ')}.`);
+}
+
+function text(field: string, value: unknown, max: number, pattern?: RegExp): string {
+  if (typeof value !== 'string') throw badRequest(`${field}: must be text.`);
+  const clean = cleanText(value, max + 1);
+  if (clean.length > max) throw badRequest(`${field}: at most ${max} characters.`);
+  if (pattern && clean !== '' && !pattern.test(clean)) throw badRequest(`${field}: not a valid value.`);
+  return clean;
+}
+
+function uint(field: string, value: unknown): number {
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return value;
+  if (typeof value === 'string' && /^\d{1,15}$/.test(value)) return Number(value);
+  throw badRequest(`${field}: must be a whole number of 0 or more.`);
+}
+
+/**
+ * Validates a goal body for create (every field optional, defaults apply) or
+ * update (only the fields given). Unknown fields are refused.
+ */
+export function parseGoalInput(body: unknown, base: GoalInput): GoalInput {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw badRequest('The goal must be a JSON object.');
+  const out: GoalInput = { ...base };
+  for (const [key, value] of Object.entries(body as Record<string, unknown>)) {
+    switch (key) {
+      case 'title':
+        out.title = text('title', value, 255);
+        break;
+      case 'type':
+        out.type = choice('type', value, GOAL_TYPES);
+        break;
+      case 'status':
+        out.status = choice('status', value, GOAL_STATUSES);
+        break;
+      case 'url':
+        out.url = text('url', value, 255, /^(\*|\/\S*|https?:\/\/\S+)$/) || '*';
+        break;
+      case 'page_id':
+        out.page_id = uint('page_id', value);
+        break;
+      case 'selector':
+        out.selector = text('selector', value, 255, /^[^<>]*$/);
+        break;
+      case 'hook':
+        out.hook = text('hook', value, 191, /^[A-Za-z0-9_.\-/]+$/);
+        break;
+      case 'conversion_metric':
+        out.conversion_metric = choice('conversion_metric', value, CONVERSION_METRICS);
+        break;
+      case 'block_goal':
+        out.block_goal = value === true || value === 1 || value === '1' ? 1 : value === false || value === 0 || value === '0' ? 0 : uint('block_goal', -1);
+        break;
+      case 'block_uid':
+        out.block_uid = text('block_uid', value, 64, /^[A-Za-z0-9_-]+$/);
+        break;
+      case 'ID':
+      case 'date_created':
+      case 'svc_nonce':
+        break;
+      default:
+        throw badRequest(`${key.slice(0, 40)}: not a goal field.`);
+    }
+  }
+  if (out.type === 'hook' && out.hook === '') throw badRequest('hook: required for goals of type hook.');
+  return out;
+}

@@ -1,0 +1,16 @@
+import { describeError, isSvcError, unavailable } from '../../../core/errors';
+import type { SvcLogger } from '../../../core/logger';
+import type { TrackResult } from '../collect/tracker';
+
+/** DESIGN.md §3: a recorded or dropped hit answers 200; the drop reason shows in debug mode only. */
+export function trackResponse(result: TrackResult, debug: boolean): Record<string, unknown> {
+  if (result.recorded || !debug) return { success: true };
+  return { success: true, outcome: result.outcome };
+}
+
+/** Coded errors pass through; anything else (the database is down) is a 503, logged once. */
+export function asTrackingError(err: unknown, logger: SvcLogger): unknown {
+  if (isSvcError(err)) return err;
+  logger.error({ err }, `hit not recorded: ${describeError(err)}`);
+  return unavailable('The hit could not be recorded right now; try again later.', 'svc_tracking_unavailable');
+}
