@@ -1,0 +1,161 @@
+import path from 'node:path';
+import type { AdminRequest, AdminResult } from '../../../core/admin/admin';
+import { isSvcError } from '../../../core/errors';
+import type { PluginContext } from '../../../core/plugins/context';
+import type { ReportsApp } from '../app';
+import { DATE_RANGES, DAYS_OF_WEEK, DEFAULT_BLOCKS, FREQUENCIES, LOG_WINDOW_DAYS } from '../constants';
+import { type ReportActions, parseId } from '../routes/actions';
+import { reportNotFound } from '../services/editor';
+import { queueLogs } from '../services/log-list';
+import { defaultInput } from '../services/report-input';
+import { siteYesterday } from '../schedule/occurrences';
+import type { QueueLog, Report } from '../types';
+import { type FormValues, inputFromValues, valuesFromBody, valuesOf } from './form';
+import { scheduleLabel, statusLabel, timeLabel } from './labels';
+
+const VIEWS = path.join(__dirname, '..', 'views', 'admin');
+const NOTICES: Readonly<Record<string, string>> = {
+  created: 'Report created.',
+  updated: 'Report saved.',
+  deleted: 'Report deleted.',
+  sent: 'The first batch went out; the rest follow every 5 minutes. See the delivery log.',
+};
+
+/** The admin pages of reports: list, create/edit form, preview with test send, send now, delivery log. */
+export function registerAdminPages(ctx: PluginContext, app: ReportsApp, actions: ReportActions): void {
+  const tz = ctx.config.timezone;
+  const url = (p: string) => ctx.admin.url(p);
+  const helpers = { statusLabel, scheduleLabel, timeLabel: (t: number) => timeLabel(t, tz), timezone: tz };
+  const view = (file: string, title: string, data: Record<string, unknown>, status?: number): AdminResult => ({
+    view: path.join(VIEWS, file),
+    title,
+    data: { ...helpers, ...data },
+    status,
+  });
+  const find = async (req: AdminRequest): Promise<Report> => {
+    const id = parseIdOr404(req.params.id);
+    const report = await app.reports.find(id);
+    if (!report) throw reportNotFound(id);
+    return report;
+  };
+  const formPage = async (values: FormValues, report: Report | null, error: { field: string; message: string } | null, status?: number) =>
+    view('form.ejs', report ? `Edit ${report.name}` : 'New report', {
+      values,
+      report,
+      error,
+      formats: await app.editor.formats(),
+      blocks: await app.builder.available(),
+      frequencies: FREQUENCIES,
+      days: DAYS_OF_WEEK,
+      ranges: DATE_RANGES,
+    }, status);
+  const save = async (req: AdminRequest, report: Report | null): Promise<AdminResult> => {
+    const values = valuesFromBody(req.body);
+    const input = inputFromValues(values, report?.content ?? [], await app.builder.available());
+    try {
+      if (report) await actions.run('update', { report: { ...input, id: report.id } });
+      else await actions.run('create', { report: input });
+    } catch (err) {
+      if (isSvcError(err) && err.status === 400) return formPage(values, report, fieldError(err), 400);
+      throw err;
+    }
+    return { redirect: `${url('/reports')}?done=${report ? 'updated' : 'created'}` };
+  };
+  const previewPage = async (report: Report, extra: { result?: QueueLog | null; error?: string; recipients?: string }, status?: number) => {
+    let html = '';
+    let unavailable = '';
+    try {
+      app.renderer.check(report);
+      html = (await app.renderer.compose(report, siteYesterday(ctx.clock.unix(), tz))).html;
+    } catch (err) {
+      if (!isSvcError(err) || err.status >= 500) throw err;
+      unavailable = err.message;
+    }
+    const me = extra.recipients ?? (ctx.http.currentPrincipal().user?.email || report.recipients.join('\n'));
+    return view('preview.ejs', `Preview of ${report.name}`, { report, html, unavailable, recipients: me, result: extra.result ?? null, error: extra.error ?? '' }, status);
+  };
+
+  ctx.hooks.addFilter('svc_menu', (menu) => [
+    ...menu,
+    { id: 'reports', title: 'Reports', shareable: false, path: '/svc-admin/reports', capability: 'manage_options', order: 40 },
+  ]);
+
+  ctx.admin.page({
+    path: '/reports',
+    capability: 'manage_options',
+    get: async (req) => view('list.ejs', 'Reports', { reports: await app.objects.list(), notice: NOTICES[String(req.query.done)] ?? '', error: String(req.query.error ?? '') }),
+  });
+  ctx.admin.page({
+    path: '/reports/logs',
+    capability: 'manage_options',
+    get: async () => view('logs.ejs', 'Delivery log', { logs: await queueLogs(app, ctx.clock.unix() - LOG_WINDOW_DAYS * 86_400), days: LOG_WINDOW_DAYS }),
+  });
+  ctx.admin.page({
+    path: '/reports/new',
+    capability: 'manage_options',
+    get: async () => {
+      const blocks = (await app.builder.available()).map((b) => b.id).filter((id) => DEFAULT_BLOCKS.includes(id));
+      return formPage({ ...valuesOf(defaultInput(await app.editor.formats())), blocks }, null, null);
+    },
+    post: (req) => save(req, null),
+  });
+  ctx.admin.page({
+    path: '/reports/:id',
+    capability: 'manage_options',
+    get: async (req) => {
+      const report = await find(req);
+      return formPage(valuesOf(report), report, null);
+    },
+    post: async (req) => save(req, await find(req)),
+  });
+  ctx.admin.page({
+    path: '/reports/:id/preview',
+    capability: 'manage_options',
+    get: async (req) => previewPage(await find(req), {}),
+    post: async (req) => {
+      const report = await find(req);
+      const recipients = String(req.body.recipients ?? '');
+      try {
+        const { queue } = (await actions.run('send-test-report', { id: report.id, recipients: recipients.split(/[\s,;]+/).filter(Boolean) })) as { queue: QueueLog | null };
+        return previewPage(report, { result: queue, recipients });
+      } catch (err) {
+        if (isSvcError(err) && err.status < 500) return previewPage(report, { error: err.message, recipients }, err.status);
+        throw err;
+      }
+    },
+  });
+  ctx.admin.page({
+    path: '/reports/:id/send-now',
+    capability: 'manage_options',
+    post: async (req) => {
+      const report = await find(req);
+      try {
+        await actions.run('send-report-now', { id: report.id });
+      } catch (err) {
+        if (isSvcError(err) && err.status < 500) return { redirect: `${url('/reports')}?error=${encodeURIComponent(err.message)}` };
+        throw err;
+      }
+      return { redirect: `${url('/reports')}?done=sent` };
+    },
+  });
+  ctx.admin.page({
+    path: '/reports/:id/delete',
+    capability: 'manage_options',
+    post: async (req) => {
+      await actions.run('delete', { id: parseIdOr404(req.params.id) });
+      return { redirect: `${url('/reports')}?done=deleted` };
+    },
+  });
+}
+
+function parseIdOr404(raw: string | undefined): number {
+  try {
+    return parseId(raw, 'id');
+  } catch {
+    throw reportNotFound(0);
+  }
+}
+
+function fieldError(err: { message: string; data?: Record<string, unknown> }): { field: string; message: string } {
+  return { field: typeof err.data?.field === 'string' ? err.data.field : '', message: err.message };
+}

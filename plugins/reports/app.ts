@@ -1,0 +1,41 @@
+import type { PluginContext } from '../../core/plugins/context';
+import { BlockBuilder } from './mail/block-builder';
+import { MailRenderer } from './mail/renderer';
+import { BatchSender } from './services/batch-sender';
+import { Dispatcher } from './services/dispatcher';
+import { ReportEditor } from './services/editor';
+import { Evaluator } from './services/evaluator';
+import { ReportObjects } from './services/report-objects';
+import { LogStore } from './store/log-store';
+import { QueueStore } from './store/queue-store';
+import { ReportStore } from './store/report-store';
+
+/** The reports plugin's parts, wired once from the kernel services. */
+export interface ReportsApp {
+  reports: ReportStore;
+  logs: LogStore;
+  queues: QueueStore;
+  objects: ReportObjects;
+  builder: BlockBuilder;
+  renderer: MailRenderer;
+  sender: BatchSender;
+  dispatcher: Dispatcher;
+  evaluator: Evaluator;
+  editor: ReportEditor;
+}
+
+export function createReportsApp(ctx: PluginContext): ReportsApp {
+  const { db, clock, logger, hooks, statistics, scheduler, mailer } = ctx;
+  const timezone = ctx.config.timezone;
+  const reports = new ReportStore(db, clock);
+  const logs = new LogStore(db, clock);
+  const queues = new QueueStore(db, clock);
+  const objects = new ReportObjects(reports, logs);
+  const builder = new BlockBuilder({ statistics, hooks, logger, baseUrl: ctx.config.baseUrl });
+  const renderer = new MailRenderer({ builder, hooks, logger, baseUrl: ctx.config.baseUrl, story: () => ctx.services.get('story') });
+  const sender = new BatchSender({ reports, logs, queues, renderer, mailer, scheduler, clock, timezone, logger });
+  const dispatcher = new Dispatcher({ reports, logs, queues, sender, renderer, clock, timezone, logger });
+  const evaluator = new Evaluator({ reports, logs, queues, dispatcher, clock, timezone, logger });
+  const editor = new ReportEditor({ db, reports, logs, queues, objects, builder, hooks, statistics, scheduler, logger });
+  return { reports, logs, queues, objects, builder, renderer, sender, dispatcher, evaluator, editor };
+}

@@ -1,0 +1,28 @@
+import { ok } from '../../../core/http/envelope';
+import type { PluginContext } from '../../../core/plugins/context';
+import type { ReportsApp } from '../app';
+import { LOG_WINDOW_DAYS } from '../constants';
+import { queueLogs } from '../services/log-list';
+import type { ReportActions } from './actions';
+
+/** The report routes of §4.1; the kernel checks the capability, then the nonce. */
+export function registerRestRoutes(ctx: PluginContext, app: ReportsApp, actions: ReportActions): void {
+  ctx.rest.route({
+    method: 'GET',
+    path: '/reports',
+    capability: 'manage_svc_statistics',
+    handler: async () => ok({ reports: await app.objects.list() }),
+  });
+  ctx.rest.route({
+    method: 'GET',
+    path: '/report/logs',
+    capability: 'manage_svc_statistics',
+    handler: async () => ok({ logs: await queueLogs(app, ctx.clock.unix() - LOG_WINDOW_DAYS * 86_400) }),
+  });
+  ctx.rest.route({
+    method: 'POST',
+    path: '/do_action/report/:action',
+    capability: 'manage_options',
+    handler: async ({ params, body }) => ok(await actions.run(params.action ?? '', body)),
+  });
+}

@@ -1,0 +1,65 @@
+import { DateTime } from 'luxon';
+import type { Clock } from '../../../core/clock';
+import type { SvcLogger } from '../../../core/logger';
+import { GRACE_WINDOW } from '../constants';
+import { lastClosedOccurrence, openOccurrence, siteDate } from '../schedule/occurrences';
+import type { LogStore } from '../store/log-store';
+import type { QueueStore } from '../store/queue-store';
+import type { ReportStore } from '../store/report-store';
+import type { Report } from '../types';
+import type { Dispatcher } from './dispatcher';
+
+export interface EvaluatorDeps {
+  reports: ReportStore;
+  logs: LogStore;
+  queues: QueueStore;
+  dispatcher: Dispatcher;
+  clock: Clock;
+  timezone: string;
+  logger: SvcLogger;
+}
+
+/** The hourly evaluation on `svc_every_hour` (§1 rules 1-4, 12). */
+export class Evaluator {
+  constructor(private readonly deps: EvaluatorDeps) {}
+
+  /** Dispatches every report whose send window is open and records missed runs; answers how many were dispatched. */
+  async run(): Promise<number> {
+    const { reports, clock, logger } = this.deps;
+    if (!(await reports.tableExists())) return 0;
+    const now = clock.unix();
+    let dispatched = 0;
+    for (const report of await reports.active()) {
+      try {
+        const occurrence = openOccurrence(report, now, this.deps.timezone);
+        if (occurrence !== null && (await this.deps.dispatcher.dispatchScheduled(report, occurrence))) dispatched++;
+        await this.recordMiss(report, now);
+      } catch (err) {
+        logger.error({ reportId: report.id, err }, 'report evaluation failed');
+      }
+    }
+    return dispatched;
+  }
+
+  /**
+   * Logs `cron_miss` for the latest occurrence whose send window closed
+   * without a queue, when the report was already set up like this before it
+   * (an edit afterwards means it was not expected to go out).
+   */
+  private async recordMiss(report: Report, now: number): Promise<void> {
+    const { logs, queues, timezone } = this.deps;
+    const occurrence = lastClosedOccurrence(report, now, timezone);
+    if (occurrence === null || report.lastEdit > occurrence) return;
+    const queueId = siteDate(occurrence, timezone);
+    if (await logs.has(report.id, queueId, null)) return;
+    if (!(await queues.create(report.id, queueId, []))) return;
+    const at = (t: number) => DateTime.fromSeconds(t, { zone: timezone }).toFormat('yyyy-MM-dd HH:mm');
+    await logs.insertParent(
+      report.id,
+      queueId,
+      'cron_miss',
+      `The scheduler did not run between ${at(occurrence)} and ${at(occurrence + GRACE_WINDOW)} (${timezone}), so the report for ${queueId} was not sent.`,
+    );
+    this.deps.logger.warn({ reportId: report.id, queueId }, 'scheduled report missed its send window');
+  }
+}

@@ -1,0 +1,31 @@
+import type { ReportsApp } from '../app';
+import { BLOCK_ENDPOINTS } from '../mail/block-catalog';
+import type { ContentBlock, ReportObject } from '../types';
+
+/** What reports offer other plugins (the story plugin) as the `reports` service. */
+export interface ReportsService {
+  /**
+   * The report object of §2.4. With `is_shared_link` the private fields are
+   * empty and not read, and a disabled or unknown report is `[]`; without it an
+   * unknown report is null.
+   */
+  reportObject(id: number, options?: { is_shared_link?: boolean }): Promise<ReportObject | [] | null>;
+  /** The report's content blocks with their filters; empty for an unknown report. */
+  blocks(id: number): Promise<ContentBlock[]>;
+  /** Data type and datatable ids a report share session may call for a block id (internal map, not filterable). */
+  blockEndpoints(blockId: string): readonly string[];
+}
+
+declare module '../../../core/plugins/services' {
+  interface SvcServices {
+    reports: ReportsService;
+  }
+}
+
+export function reportsService(app: ReportsApp): ReportsService {
+  return {
+    reportObject: (id, options) => app.objects.build(id, options),
+    blocks: async (id) => (await app.reports.findShared(id))?.content ?? [],
+    blockEndpoints: (blockId) => (Object.prototype.hasOwnProperty.call(BLOCK_ENDPOINTS, blockId) ? BLOCK_ENDPOINTS[blockId]! : []),
+  };
+}

@@ -1,0 +1,66 @@
+import { ManualClock } from '../../../../core/clock';
+import { type TestKernel, createTestKernel } from '../../../../test/helpers/test-kernel';
+import type { HttpClient } from '../../../../test/helpers/http-client';
+import type { PluginManifest } from '../../../../core/plugins/manifest';
+import type { TestDatabase } from '../../../../test/helpers/test-db';
+import { type TestDns, startDns } from './dns';
+import { type TestSmtp, startSmtp } from './smtp';
+
+export interface ReportsTestKernel {
+  tk: TestKernel;
+  clock: ManualClock;
+  smtp: TestSmtp;
+  dns: TestDns;
+  /** A signed-in administrator with a REST nonce. */
+  admin: HttpClient;
+  nonce: string;
+  /** POST `do_action/report/{action}` as the administrator. */
+  action(action: string, body: unknown): ReturnType<HttpClient['post']>;
+  close(): Promise<void>;
+}
+
+/** Domains the test DNS answers: example.com has MX, a-only.test only an A record; anything else does not exist. */
+export const ZONES = { 'example.com': { mx: 'mx.example.com' }, 'a-only.test': { a: '192.0.2.1' } };
+
+/** A kernel with tracking and reports on the creator license, a real SMTP server and a DNS server the test controls. */
+export async function startReportsKernel(options: {
+  timezone?: string;
+  now?: string;
+  inline?: PluginManifest[];
+  database?: TestDatabase;
+  smtp?: TestSmtp;
+  dns?: TestDns;
+} = {}): Promise<ReportsTestKernel> {
+  const smtp = options.smtp ?? (await startSmtp());
+  const dns = options.dns ?? (await startDns(ZONES));
+  const clock = new ManualClock(options.now ?? '2026-03-02T08:00:00Z');
+  const tk = await createTestKernel({
+    plugins: ['tracking', 'reports'],
+    inline: options.inline,
+    clock,
+    database: options.database,
+    env: {
+      SVC_LICENSE: 'creator',
+      SVC_TIMEZONE: options.timezone ?? 'UTC',
+      SVC_SMTP_URL: smtp.url,
+      SVC_DNS_SERVERS: dns.server,
+      SVC_ADMIN_EMAIL: 'admin@example.com',
+    },
+  });
+  const admin = await tk.signedIn();
+  const nonce = await tk.nonce(admin);
+  return {
+    tk,
+    clock,
+    smtp,
+    dns,
+    admin,
+    nonce,
+    action: (action, body) => admin.post(`${tk.api}/do_action/report/${action}`, { json: body, headers: { 'x-svc-nonce': nonce } }),
+    async close() {
+      await tk.close();
+      if (!options.smtp) await smtp.close();
+      if (!options.dns) await dns.close();
+    },
+  };
+}
