@@ -91,7 +91,7 @@ export class AssetService {
     this.manifest ??= fs.existsSync(path.join(distDir, MANIFEST))
       ? (JSON.parse(fs.readFileSync(path.join(distDir, MANIFEST), 'utf8')) as Record<string, ManifestEntry>)
       : {};
-    const prebuilt = this.manifest[asset.name];
+    const prebuilt = this.manifest[`${asset.name}.${asset.ext}`];
     if (prebuilt) return { name: asset.name, ext: asset.ext, hash: prebuilt.hash, code: fs.readFileSync(path.join(distDir, prebuilt.file)) };
     const started = Date.now();
     const built = await bundle(this.root, asset.entry);

@@ -56,7 +56,7 @@ export async function bundle(root: string, entry: string): Promise<Bundle> {
     write: false,
     platform: 'browser',
     format: ext === 'js' ? 'iife' : undefined,
-    target: ['es2020', 'chrome90', 'firefox90', 'safari14'],
+    target: ['es2020'],
     legalComments: 'none',
     logLevel: 'silent',
     absWorkingDir: root,
@@ -73,7 +73,7 @@ export async function bundleAll(root: string, outDir: string): Promise<Record<st
     const b = await bundle(root, entry);
     const file = `${b.name}.${b.hash}.${b.ext}`;
     fs.writeFileSync(path.join(outDir, file), b.code);
-    manifest[b.name] = { file, hash: b.hash };
+    manifest[`${b.name}.${b.ext}`] = { file, hash: b.hash };
   }
   fs.writeFileSync(path.join(outDir, MANIFEST), JSON.stringify(manifest, null, 2));
   return manifest;

@@ -1,0 +1,82 @@
+import { createApi } from './api';
+import { clear, el, notice } from './dom';
+
+interface Goal {
+  ID: number;
+  title: string;
+  type: string;
+  status: string;
+  url: string;
+  selector: string;
+  hook: string;
+  conversion_metric: string;
+}
+
+const TYPES: Record<string, string> = { clicks: 'Click', views: 'In view', visits: 'Page visit', hook: 'Hook' };
+
+/** Goal management against the tracking plugin's `{api_base}/goals` CRUD. */
+function start(root: HTMLElement): void {
+  const api = createApi();
+  const list = root.querySelector('[data-goal-list]')!;
+  const form = root.querySelector<HTMLFormElement>('[data-goal-form]')!;
+  const message = root.querySelector('[data-goal-message]')!;
+
+  const target = (g: Goal) => (g.type === 'hook' ? g.hook : g.type === 'visits' ? g.url : `${g.selector} on ${g.url}`);
+
+  const refresh = async () => {
+    try {
+      const goals = await api.get<Goal[]>('/goals');
+      if (goals.length === 0) {
+        clear(list, notice('empty', 'No goals yet. Add one below: for example the clicks on your sign-up button.'));
+        return;
+      }
+      const rows = goals.map((g) => {
+        const toggle = el('button', { type: 'button', class: 'secondary' }, g.status === 'active' ? 'Deactivate' : 'Activate');
+        toggle.addEventListener('click', () => act(() => api.send('PATCH', `/goals/${g.ID}`, { status: g.status === 'active' ? 'inactive' : 'active' })));
+        const remove = el('button', { type: 'button', class: 'secondary' }, 'Delete');
+        remove.addEventListener('click', () => {
+          if (confirm(`Delete the goal "${g.title}"? Its recorded conversions are kept.`)) void act(() => api.send('DELETE', `/goals/${g.ID}`));
+        });
+        return el('tr', {}, el('td', {}, g.title), el('td', {}, TYPES[g.type] ?? g.type), el('td', {}, target(g)), el('td', {}, g.status), el('td', {}, el('span', { class: 'goal-actions' }, toggle, remove)));
+      });
+      const head = el('tr', {}, ...['Title', 'Type', 'Target', 'Status', ''].map((h) => el('th', { scope: 'col' }, h)));
+      clear(list, el('table', {}, el('thead', {}, head), el('tbody', {}, ...rows)));
+    } catch (err) {
+      clear(list, notice('error', err instanceof Error ? err.message : 'Loading the goals failed.'));
+    }
+  };
+
+  const act = async (work: () => Promise<unknown>) => {
+    message.textContent = '';
+    try {
+      await work();
+    } catch (err) {
+      message.textContent = err instanceof Error ? err.message : 'That did not work.';
+    }
+    await refresh();
+  };
+
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const data = new FormData(form);
+    const body = {
+      title: String(data.get('title') ?? ''),
+      type: String(data.get('type') ?? 'clicks'),
+      url: String(data.get('url') ?? '*'),
+      selector: String(data.get('selector') ?? ''),
+      hook: String(data.get('hook') ?? ''),
+      conversion_metric: String(data.get('conversion_metric') ?? 'visitors'),
+      status: data.get('active') ? 'active' : 'inactive',
+    };
+    void act(async () => {
+      await api.send('POST', '/goals', body);
+      form.reset();
+      message.textContent = `Goal "${body.title}" added.`;
+    });
+  });
+  clear(list, notice('loading', 'Loading…'));
+  void refresh();
+}
+
+const root = document.getElementById('svc-goals');
+if (root) start(root);
