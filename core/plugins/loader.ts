@@ -74,7 +74,9 @@ export function selectPlugins(config: SvcConfig, inline: readonly PluginManifest
       reason: describeError(err),
     });
 
-  for (const source of [...builtInDirs(), ...config.pluginPaths]) {
+  // A built-in plugin's folder is its name: those SVC_PLUGINS leaves out are not even required.
+  const builtIns = builtInDirs().filter((dir) => !config.plugins || config.plugins.includes(path.basename(dir)));
+  for (const source of [...builtIns, ...config.pluginPaths]) {
     try {
       found.push({ manifest: requireManifest(source), source });
     } catch (err) {

@@ -1,0 +1,219 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { DIST, ROOT, SVC_BIN, ensureBuilt } from '../helpers/dist';
+import { type TestDatabase, createTestDatabase } from '../helpers/test-db';
+import { type TestKernel, createTestKernel } from '../helpers/test-kernel';
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+const NOTES_PLUGIN = path.join(__dirname, 'fixtures', 'notes-plugin.js');
+
+/** The environment of the test process without any SVC_* setting, so only what a test passes counts. */
+function cleanEnv(): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SVC_') && k !== 'PORT'));
+}
+
+function run(script: string, args: string[], env: Record<string, string>): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [script, ...args], { cwd: ROOT, env: { ...cleanEnv(), ...env }, timeout: 60_000 });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c) => (stdout += String(c)));
+    child.stderr.on('data', (c) => (stderr += String(c)));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const lines = (text: string) => text.split('\n').filter(Boolean);
+
+describe('svc CLI (bin/svc.js)', () => {
+  let database: TestDatabase;
+  let dataDir: string;
+  let env: Record<string, string>;
+  let tk: TestKernel;
+  let adminPassword: string;
+  const svc = (...args: string[]) => run(SVC_BIN, args, env);
+
+  beforeAll(async () => {
+    ensureBuilt();
+    database = await createTestDatabase();
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-cli-'));
+    env = {
+      SVC_DATABASE_URL: database.url,
+      SVC_DATA_DIR: dataDir,
+      SVC_PLUGIN_PATHS: `${path.join(DIST, 'examples', 'hello-plugin')},${NOTES_PLUGIN}`,
+      SVC_PLUGINS: 'hello,notes',
+      SVC_TIMEZONE: 'Europe/Berlin',
+    };
+  }, 120_000);
+  afterAll(async () => {
+    await tk?.close();
+    await database?.drop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('migrate applies core and plugin migrations once', async () => {
+    const first = await svc('migrate');
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    const applied = lines(first.stdout);
+    expect(applied).toContain('applied core/0001-core-tables');
+    expect(applied).toContain('applied core/0002-scheduler');
+    expect(applied).toContain('applied notes/0001-notes');
+    expect(applied.at(-1)).toMatch(/^\d+ migration\(s\) applied$/);
+    const again = await svc('migrate');
+    expect(again).toEqual({ code: 0, stdout: 'the database is up to date\n', stderr: '' });
+  });
+
+  it('prints the generated password of the first administrator once', async () => {
+    const first = await svc('option', 'get', 'privacy_level');
+    expect(first.code).toBe(0);
+    const [announce, value] = lines(first.stdout);
+    const match = /^svc: created administrator "admin" with password (\S+) \(shown once; change it after signing in\)$/.exec(announce!);
+    expect(match).not.toBeNull();
+    adminPassword = match![1]!;
+    expect(value).toBe('"cookie"');
+    expect(await svc('option', 'get', 'privacy_level')).toEqual({ code: 0, stdout: '"cookie"\n', stderr: '' });
+    tk = await createTestKernel({ database, env: { SVC_PLUGINS: 'none' } });
+    await expect(tk.signedIn('admin', adminPassword)).resolves.toBeDefined();
+  });
+
+  it('lists core and plugin commands in help', async () => {
+    const help = await svc('help');
+    expect(help.code).toBe(0);
+    for (const synopsis of ['svc migrate', 'svc user add <login>', 'svc app-password add <login> [name]', 'svc cron run [--now ISO-8601]', 'svc option get <key> | set <key> <json>', 'svc action <hook> [json-arg ...]', 'svc hello [name]', 'svc notes']) {
+      expect(help.stdout).toContain(synopsis);
+    }
+    expect((await svc('--help')).stdout).toBe(help.stdout);
+  });
+
+  it('adds users, refusing bad arguments with a usage line and exit code 2', async () => {
+    const ok = await svc('user', 'add', 'bob', '--email', 'bob@example.org', '--role', 'editor', '--password', 'bob-password');
+    expect(ok).toMatchObject({ code: 0, stderr: '' });
+    expect(ok.stdout).toMatch(/^created editor bob \(id \d+\)\n$/);
+    expect(await tk.kernel.users.authenticate('bob', 'bob-password')).toMatchObject({ login: 'bob', role: 'editor', email: 'bob@example.org' });
+
+    const usage = 'usage: svc user add <login> --email E --role administrator|editor --password P';
+    const bad: Array<[string[], string]> = [
+      [['user', 'add', 'carl', '--role', 'emperor', '--password', 'carl-password'], 'svc: --role must be one of administrator, editor'],
+      [['user', 'add', 'carl', '--role', 'editor'], 'svc: --password is required'],
+      [['user', 'add', 'carl', '--role', 'editor', '--password', 'short'], 'svc: password: at least 8 characters'],
+      [['user', 'add', 'carl', '--role', 'editor', '--password', 'carl-password', '--email', 'nope'], 'svc: email: not an e-mail address'],
+      [['user', 'add', 'c a r l', '--role', 'editor', '--password', 'carl-password'], 'svc: login: 1-60 letters, digits, _ . @ or -'],
+      [['user', 'add', '--role', 'editor', '--password', 'carl-password'], 'svc: missing arguments'],
+      [['user', 'remove', 'bob'], 'svc: unknown subcommand remove'],
+    ];
+    const results = await Promise.all(bad.map(([args]) => svc(...args)));
+    expect(results).toEqual(bad.map(([, message]) => ({ code: 2, stdout: '', stderr: `${message}\n${usage}\n` })));
+    const unknownOption = await svc('user', 'add', 'carl', '--role', 'editor', '--password', 'carl-password', '--admin');
+    expect(unknownOption.code).toBe(2);
+    expect(lines(unknownOption.stderr)[0]).toMatch(/^svc: Unknown option '--admin'/);
+    expect(await tk.kernel.users.findByLogin('carl')).toBeNull();
+
+    const duplicate = await svc('user', 'add', 'bob', '--role', 'editor', '--password', 'bob-password');
+    expect(duplicate).toEqual({ code: 1, stdout: '', stderr: 'svc: user bob already exists\n' });
+  });
+
+  it('creates an application password and prints only the secret on stdout', async () => {
+    const res = await svc('app-password', 'add', 'bob', 'ci runner');
+    expect(res.code).toBe(0);
+    expect(res.stdout).toMatch(/^([A-Za-z0-9]{4} ){5}[A-Za-z0-9]{4}\n$/);
+    expect(res.stderr).toMatch(/^application password "ci runner" for bob \(uuid [0-9a-f-]{36}\); it is shown once:\n$/);
+    const basic = tk.client().withBasic('bob', res.stdout.trim());
+    const list = await basic.get(`${tk.api}/users/me/application-passwords`);
+    expect(list.status).toBe(200);
+    expect(list.body.map((p: { name: string }) => p.name)).toEqual(['ci runner']);
+    expect(await svc('app-password', 'add', 'nobody')).toEqual({ code: 1, stdout: '', stderr: 'svc: no user named nobody\n' });
+    expect((await svc('app-password', 'add')).code).toBe(2);
+  });
+
+  it('reads and writes options, validating the settings of the settings page', async () => {
+    expect(await svc('option', 'set', 'my_plugin_state', '{"a":[1,2],"b":"é"}')).toMatchObject({ code: 0 });
+    expect((await svc('option', 'get', 'my_plugin_state')).stdout).toBe('{"a":[1,2],"b":"é"}\n');
+    const refused = await svc('option', 'set', 'privacy_level', '"everything"');
+    expect(refused).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'svc: privacy_level: Must be one of: cookie, private_mode, fingerprint.\nusage: svc option get <key> | set <key> <json>\n',
+    });
+    expect((await svc('option', 'set', 'privacy_level', '"fingerprint"')).code).toBe(0);
+    tk.kernel.options.invalidate();
+    expect(await tk.kernel.settings.get('privacy_level')).toBe('fingerprint');
+    expect((await svc('option', 'set', 'x', 'not json')).stderr).toMatch(/^svc: the value is not JSON: not json/);
+    expect((await svc('option', 'set', 'x')).code).toBe(2);
+    expect((await svc('option', 'delete', 'x')).code).toBe(2);
+    expect(await svc('option', 'get', 'never_set')).toEqual({ code: 1, stdout: '', stderr: 'option never_set is not set\n' });
+  });
+
+  it('fires documented and plugin-declared actions with JSON arguments', async () => {
+    expect(await svc('action', 'notes_add', '"first note"')).toEqual({ code: 0, stdout: 'notes_add done\n', stderr: '' });
+    expect((await svc('notes')).stdout).toBe('1 note(s)\n');
+    expect(await svc('action', 'svc_daily')).toMatchObject({ code: 0, stdout: 'svc_daily done\n' });
+    const usage = 'usage: svc action <hook> [json-arg ...]\n';
+    expect(await svc('action', 'notes_add')).toEqual({ code: 2, stdout: '', stderr: `svc: notes_add takes 1 argument(s) (body), got 0\n${usage}` });
+    expect(await svc('action', 'svc_no_such_hook')).toEqual({ code: 2, stdout: '', stderr: `svc: unknown action svc_no_such_hook\n${usage}` });
+    expect((await svc('action', 'notes_add', '{oops')).code).toBe(2);
+    expect((await svc('notes')).stdout).toBe('1 note(s)\n');
+  });
+
+  it('runs due single events at --now, and fires a recurring hook as if at --now', async () => {
+    const due = Date.parse('2030-01-01T10:00:00Z') / 1000;
+    await tk.kernel.scheduler.scheduleSingle(due, 'svc_send_email_batch', [5, 'queue-5', 1]);
+    expect((await svc('cron', 'run', '--now', '2030-01-01T09:59:59Z')).stdout).toBe('0 due event(s) ran at 2030-01-01T09:59:59.000Z\n');
+    // Without an offset, --now is read in the site timezone (Europe/Berlin, UTC+1 in January).
+    expect((await svc('cron', 'run', '--now', '2030-01-01T11:00:00')).stdout).toBe('1 due event(s) ran at 2030-01-01T10:00:00.000Z\n');
+    tk.kernel.options.invalidate();
+    expect(await tk.kernel.options.get('notes_batch_5')).toEqual({ queueId: 'queue-5', at: due });
+    expect(await tk.kernel.scheduler.pending()).toEqual([]);
+
+    const hook = await svc('cron', 'run', '--hook', 'svc_daily', '--now', '2031-02-03T04:05:06Z');
+    expect(hook).toEqual({ code: 0, stdout: 'svc_daily ran at 2031-02-03T04:05:06.000Z\n', stderr: '' });
+    tk.kernel.options.invalidate();
+    expect(await tk.kernel.options.get('notes_daily_at')).toBe(Date.parse('2031-02-03T04:05:06Z') / 1000);
+
+    expect((await svc('cron', 'run', '--hook', 'svc_send_email_batch')).stderr).toMatch(/^svc: --hook must be one of svc_every_hour, svc_daily, svc_weekly\n/);
+    expect((await svc('cron', 'run', '--now', 'tomorrow')).stderr).toMatch(/^svc: --now is not an ISO-8601 time: tomorrow\n/);
+    expect((await svc('cron', 'run', '--now')).code).toBe(2);
+    expect((await svc('cron', 'walk')).code).toBe(2);
+  });
+
+  it('runs plugin commands with their own usage, and reports their failures in one line', async () => {
+    expect(await svc('hello', 'Ana')).toEqual({ code: 0, stdout: 'Hello, Ana!\n', stderr: '' });
+    expect(await svc('hello', 'a', 'b')).toEqual({ code: 2, stdout: '', stderr: 'svc: give at most one name\nusage: svc hello [name]\n' });
+    expect(await svc('notes', 'extra')).toEqual({ code: 1, stdout: '', stderr: 'svc: notes takes no arguments\n' });
+    expect(await svc('frobnicate')).toEqual({ code: 2, stdout: '', stderr: 'svc: unknown command frobnicate\nusage: svc help\n' });
+  });
+
+  describe('operator errors: one line, exit code 1, no stack trace', () => {
+    const unreachable = 'mysql://svc:s3cret@127.0.0.1:1/svc';
+    const expectOneLine = (res: Run, pattern: RegExp) => {
+      expect(res.code).toBe(1);
+      expect(lines(res.stderr)).toHaveLength(1);
+      expect(res.stderr.trimEnd()).toMatch(pattern);
+      expect(res.stderr).not.toMatch(/\n\s+at /);
+      expect(res.stderr).not.toContain('s3cret');
+    };
+
+    it('from svc when the database is unreachable or the configuration is bad', async () => {
+      const dbLine = /^svc: cannot connect to the database mysql:\/\/svc:\*\*\*@127\.0\.0\.1:1\/svc: .*ECONNREFUSED/;
+      expectOneLine(await run(SVC_BIN, ['migrate'], { ...env, SVC_DATABASE_URL: unreachable }), dbLine);
+      expectOneLine(await run(SVC_BIN, ['user', 'add', 'x', '--role', 'editor', '--password', 'xxxxxxxx'], { ...env, SVC_DATABASE_URL: unreachable }), dbLine);
+      expectOneLine(await run(SVC_BIN, ['migrate'], { ...env, SVC_LICENSE: 'gold' }), /^svc: SVC_LICENSE: must be free, creator or business$/);
+      expectOneLine(await run(SVC_BIN, ['migrate'], { ...env, SVC_DATABASE_URL: 'postgres://x' }), /^svc: SVC_DATABASE_URL: must start with sqlite: or mysql:$/);
+    });
+
+    it('from npm start (scripts/start.js) likewise', async () => {
+      const start = path.join(ROOT, 'scripts', 'start.js');
+      expectOneLine(await run(start, [], { ...env, PORT: '0', SVC_DATABASE_URL: unreachable }), /^svc: cannot connect to the database/);
+      expectOneLine(await run(start, [], { ...env, PORT: '0', SVC_TIMEZONE: 'Mars/Olympus_Mons' }), /^svc: SVC_TIMEZONE: unknown IANA time zone: Mars\/Olympus_Mons$/);
+      expectOneLine(await run(start, [], { ...env, PORT: '70000' }), /^svc: PORT: not a port number: 70000$/);
+    });
+  });
+});
