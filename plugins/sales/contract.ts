@@ -1,0 +1,90 @@
+/**
+ * What the sales plugin offers other plugins through `ctx.services.get('sales')`.
+ * Store integrations (plugins/woocommerce, plugins/stripe) reach ingestion and
+ * the subscription backfill through it without importing sales files; the
+ * abilities work reaches the datatables through it.
+ */
+
+/** Where events came from: `api` for the ingestion route, else an integration id. */
+export type EventSource = string;
+
+export const SUBSCRIPTION_EVENTS = ['created', 'renewed', 'trial_started', 'converted', 'canceled', 'expired', 'reactivated'] as const;
+export type SubscriptionEventName = (typeof SUBSCRIPTION_EVENTS)[number];
+export const BILLING_PERIODS = ['day', 'week', 'month', 'year'] as const;
+export type BillingPeriod = (typeof BILLING_PERIODS)[number];
+
+/** One event as sent to `POST {api_base}/ecommerce/events` (validated field by field). */
+export type IngestEvent = Record<string, unknown>;
+
+export interface IngestRejection {
+  index: number;
+  code: string;
+  message: string;
+}
+
+export interface IngestResult {
+  accepted: number;
+  duplicates: number;
+  rejected: IngestRejection[];
+}
+
+export interface IngestOptions {
+  source: EventSource;
+  /**
+   * Recompute the daily subscription aggregation of the days the events touch
+   * (default true). Backfill imports pass false: its batches aggregate later.
+   */
+  aggregate?: boolean;
+}
+
+/** A page of historical subscription events from a store. */
+export interface SubscriptionHistoryPage {
+  /** `subscription` events (with ids, so a repeated page is a no-op). */
+  events: IngestEvent[];
+  /** Cursor of the next page; null after the last one. */
+  next: string | null;
+}
+
+/** A store that feeds subscriptions; registered by the integration plugins. */
+export interface SubscriptionIntegration {
+  /** Also the `source` of its events, e.g. `woocommerce`. */
+  id: string;
+  label: string;
+  /** Configured and usable (its settings are filled in). */
+  isActive(): Promise<boolean>;
+  /** Unix time of the store's first subscription, or null when it has none. */
+  earliestSubscriptionDate(): Promise<number | null>;
+  /** Lists historical subscriptions for the backfill, page by page (cursor null first). */
+  listSubscriptions?(cursor: string | null): Promise<SubscriptionHistoryPage>;
+}
+
+/** Input of a datatable run outside REST (abilities). */
+export interface DatatableInput {
+  /** Query arguments as the REST route takes them (date_start, date_end, metrics, filters, group_by, limit, currency). */
+  query: Record<string, unknown>;
+  /** Metrics used when none of the requested ones is allowed; none of them allowed either fails with svc_abilities_invalid_metrics. */
+  defaultMetrics?: readonly string[];
+}
+
+export interface SalesService {
+  /** Validates and stores events exactly as the ingestion route does. */
+  ingest(events: readonly unknown[], options: IngestOptions): Promise<IngestResult>;
+  registerIntegration(integration: SubscriptionIntegration): void;
+  /** Runs `sales_products` or `subscription_products` as the REST route does. */
+  datatable(id: string, input: DatatableInput): Promise<Array<Record<string, unknown>>>;
+  /** Datatable ids and their metric allow-lists. */
+  datatables(): Record<string, readonly string[]>;
+}
+
+declare module '../../core/plugins/services' {
+  interface SvcServices {
+    sales: SalesService;
+  }
+}
+
+declare module '../../hooks' {
+  interface SvcActions {
+    /** One resumable step of a subscription backfill (single scheduled event). */
+    svc_sales_backfill_batch: [integration: string, phase: string, cursor: string, attempt: number];
+  }
+}

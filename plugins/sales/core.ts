@@ -1,0 +1,49 @@
+import type { PluginContext } from '../../core/plugins/context';
+import { Activation } from './activation';
+import { Backfill } from './backfill/backfill';
+import { Ingestor } from './ingest/ingest';
+import { Integrations } from './integrations/registry';
+
+/** Days the backfill aggregates per scheduled batch. */
+export const BACKFILL_DAYS_PER_BATCH = 30;
+
+/** The sales plugin's services, built once per kernel. */
+export interface SalesCore {
+  ctx: PluginContext;
+  timezone: string;
+  activation: Activation;
+  ingestor: Ingestor;
+  integrations: Integrations;
+  backfill: Backfill;
+  /** Starts the backfill of integrations that became active since the last look. */
+  checkIntegrations(): Promise<void>;
+}
+
+export function createSalesCore(ctx: PluginContext): SalesCore {
+  const timezone = ctx.config.timezone;
+  const activation = new Activation(ctx.options, ctx.clock, timezone);
+  const ingestor = new Ingestor({ db: ctx.db, clock: ctx.clock, timezone, activation });
+  const integrations = new Integrations(ctx.db, ctx.options, ctx.logger);
+  const backfill = new Backfill({
+    db: ctx.db,
+    options: ctx.options,
+    clock: ctx.clock,
+    timezone,
+    scheduler: ctx.scheduler,
+    logger: ctx.logger,
+    integrations,
+    ingestor,
+    daysPerBatch: BACKFILL_DAYS_PER_BATCH,
+  });
+  return {
+    ctx,
+    timezone,
+    activation,
+    ingestor,
+    integrations,
+    backfill,
+    async checkIntegrations() {
+      for (const { integration, earliest } of await integrations.newlyActivated(ctx.clock.unix())) await backfill.start(integration, earliest);
+    },
+  };
+}

@@ -1,0 +1,33 @@
+import { definePlugin } from '../../core/plugins/manifest';
+import { BACKFILL_HOOK } from './backfill/backfill';
+import { createSalesCore } from './core';
+import { currencySetting } from './data/currency';
+import { registerSalesData } from './data/register';
+import { datatableService } from './datatables/service';
+import { salesMigrations } from './migrations';
+import { registerActionRoute } from './routes/actions';
+import { registerIngestRoute } from './routes/ingest';
+import './contract';
+
+/** Business tier: ecommerce ingestion and analytics, subscriptions and their backfill (ecommerce.md). */
+export default definePlugin({
+  name: 'sales',
+  tier: 'business',
+  migrations: salesMigrations,
+  async register(ctx) {
+    const core = createSalesCore(ctx);
+    await core.activation.init();
+    ctx.hooks.declareAction(BACKFILL_HOOK, ['integration', 'phase', 'cursor', 'attempt']);
+    ctx.hooks.addAction(BACKFILL_HOOK, (integration, phase, cursor, attempt) => core.backfill.run(integration, phase, cursor, attempt));
+    ctx.hooks.addAction('svc_every_hour', () => core.checkIntegrations());
+    ctx.services.provide('sales', {
+      ingest: (events, options) => core.ingestor.ingest(events, options),
+      registerIntegration: (integration) => core.integrations.register(integration),
+      ...datatableService(ctx),
+    });
+    ctx.settings.register(currencySetting);
+    registerSalesData(core);
+    registerIngestRoute(core);
+    registerActionRoute(core);
+  },
+});

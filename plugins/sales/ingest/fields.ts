@@ -1,0 +1,132 @@
+/** A field of one event that cannot be stored; the event is rejected with this code and message. */
+export class FieldError extends Error {
+  constructor(
+    readonly code: 'svc_missing_field' | 'svc_invalid_field' | 'svc_invalid_event_type' | 'svc_invalid_event',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export type Fields = Readonly<Record<string, unknown>>;
+
+const missing = (name: string) => new FieldError('svc_missing_field', `${name} is required.`);
+const invalid = (name: string, rule: string) => new FieldError('svc_invalid_field', `${name} ${rule}.`);
+const absent = (v: unknown) => v === undefined || v === null || v === '';
+
+/** Earliest accepted event time (2000-01-01) and how far ahead of the clock an event may be. */
+const MIN_TIME = 946_684_800;
+const FUTURE_SLACK = 86_400;
+const MAX_MONEY = 1e12;
+const DECIMAL = /^-?\d+(\.\d+)?$/;
+
+const CURRENCIES: ReadonlySet<string> = new Set(Intl.supportedValuesOf('currency'));
+
+export function text(fields: Fields, name: string, max: number, required = true): string {
+  const raw = fields[name];
+  if (absent(raw)) {
+    if (required) throw missing(name);
+    return '';
+  }
+  if (typeof raw !== 'string') throw invalid(name, 'must be text');
+  const value = raw.trim();
+  if (required && value === '') throw missing(name);
+  if (value.length > max) throw invalid(name, `must be at most ${max} characters`);
+  return value;
+}
+
+/** An identifier sent as text or a whole number. */
+export function identifier(fields: Fields, name: string, max: number, required = true): string | null {
+  const raw = fields[name];
+  if (absent(raw)) {
+    if (required) throw missing(name);
+    return null;
+  }
+  if (typeof raw === 'number' && Number.isSafeInteger(raw) && raw >= 0) return String(raw);
+  if (typeof raw !== 'string' || raw.trim() === '') throw invalid(name, 'must be text or a whole number');
+  const value = raw.trim();
+  if (value.length > max) throw invalid(name, `must be at most ${max} characters`);
+  return value;
+}
+
+function numeric(raw: unknown): number {
+  if (typeof raw === 'number') return raw;
+  if (typeof raw === 'string' && DECIMAL.test(raw.trim())) return Number(raw.trim());
+  return Number.NaN;
+}
+
+export function wholeNumber(fields: Fields, name: string, min: number, max: number): number {
+  const raw = fields[name];
+  if (absent(raw)) throw missing(name);
+  const n = numeric(raw);
+  if (!Number.isInteger(n) || n < min || n > max) throw invalid(name, `must be a whole number from ${min} to ${max}`);
+  return n;
+}
+
+export function money(fields: Fields, name: string): number {
+  const raw = fields[name];
+  if (absent(raw)) throw missing(name);
+  const n = numeric(raw);
+  if (!Number.isFinite(n) || n < 0 || n > MAX_MONEY) throw invalid(name, 'must be a number of at least 0');
+  return n;
+}
+
+/** ISO 4217 code, upper-cased. */
+export function currency(fields: Fields, name = 'currency'): string {
+  const raw = fields[name];
+  if (absent(raw)) throw missing(name);
+  const code = typeof raw === 'string' ? raw.trim().toUpperCase() : '';
+  if (!CURRENCIES.has(code)) throw invalid(name, 'must be an ISO 4217 currency code such as EUR');
+  return code;
+}
+
+export function countryCode(fields: Fields, name: string): string {
+  const raw = fields[name];
+  if (absent(raw)) return '';
+  const code = typeof raw === 'string' ? raw.trim().toUpperCase() : '';
+  if (!/^[A-Z]{2}$/.test(code)) throw invalid(name, 'must be an ISO 3166-1 alpha-2 country code such as DE');
+  return code;
+}
+
+export function oneOf<T extends string>(fields: Fields, name: string, choices: readonly T[]): T {
+  const raw = fields[name];
+  if (absent(raw)) throw missing(name);
+  if (typeof raw !== 'string' || !choices.includes(raw as T)) throw invalid(name, `must be one of ${choices.join(', ')}`);
+  return raw as T;
+}
+
+/** Unix seconds (a whole number) or an ISO 8601 date-time with a zone; not before 2000 nor a day ahead of `now`. */
+export function time(fields: Fields, now: number, name = 'time'): number {
+  const raw = fields[name];
+  if (absent(raw)) throw missing(name);
+  let t = Number.NaN;
+  if (typeof raw === 'number' && Number.isInteger(raw)) t = raw;
+  else if (typeof raw === 'string' && /^\d{4}-\d{2}-\d{2}T.*(Z|[+-]\d{2}:?\d{2})$/.test(raw.trim())) t = Math.floor(Date.parse(raw.trim()) / 1000);
+  if (!Number.isFinite(t)) throw invalid(name, 'must be unix seconds or an ISO 8601 date-time with a time zone');
+  if (t < MIN_TIME || t > now + FUTURE_SLACK) throw invalid(name, 'must lie between 2000-01-01 and tomorrow');
+  return t;
+}
+
+/**
+ * An http(s) page URL without query string and fragment (and without a
+ * trailing slash except at the root), so views and selected pages compare equal.
+ */
+export function normaliseUrl(raw: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    return null;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+  const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
+  return `${url.protocol}//${url.host}${path}`;
+}
+
+export function pageUrl(fields: Fields, name = 'url'): string {
+  const raw = text(fields, name, 2048);
+  const url = normaliseUrl(raw);
+  if (!url) throw invalid(name, 'must be an absolute http or https URL');
+  if (url.length > 255) throw invalid(name, 'must be at most 255 characters without its query string');
+  return url;
+}

@@ -1,0 +1,131 @@
+import type { Transaction } from 'sequelize';
+import type { Clock } from '../../../core/clock';
+import type { Database } from '../../../core/db/database';
+import { insertIfAbsent } from '../../../core/db/sql';
+import { badRequest } from '../../../core/errors';
+import type { IngestOptions, IngestRejection, IngestResult } from '../contract';
+import { insertIgnore, insertRow } from '../db';
+import type { Activation } from '../activation';
+import { aggregateDay, daysOf } from '../subscriptions/daily';
+import { insertSubscriptionEvent, rebuildSubscription, subscriptionRef } from '../subscriptions/store';
+import { FieldError } from './fields';
+import { type OrderEvent, type ValidEvent, type VisitorEvent, validateEvent } from './validate';
+import { VisitorLinker } from './visitor-link';
+
+export const MAX_EVENTS = 1000;
+
+interface Valid {
+  index: number;
+  event: ValidEvent;
+}
+
+/**
+ * The one ingestion path of the ingestion route and the store integrations.
+ * Every event is validated on its own; the valid ones are written in one
+ * transaction (an event and its rows are all written or none is), repeats of
+ * an event id or an order id count as duplicates.
+ */
+export class Ingestor {
+  private readonly linker: VisitorLinker;
+
+  constructor(
+    private readonly deps: { db: Database; clock: Clock; timezone: string; activation: Activation },
+  ) {
+    this.linker = new VisitorLinker(deps.db);
+  }
+
+  async ingest(events: readonly unknown[], options: IngestOptions): Promise<IngestResult> {
+    if (events.length > MAX_EVENTS) throw badRequest(`At most ${MAX_EVENTS} events per call; this one has ${events.length}.`, 'svc_too_many_events');
+    const now = this.deps.clock.unix();
+    const valid: Valid[] = [];
+    const rejected: IngestRejection[] = [];
+    events.forEach((raw, index) => {
+      try {
+        valid.push({ index, event: validateEvent(raw, now) });
+      } catch (err) {
+        if (!(err instanceof FieldError)) throw err;
+        rejected.push({ index, code: err.code, message: err.message });
+      }
+    });
+    if (valid.length === 0) return { accepted: 0, duplicates: 0, rejected };
+
+    const written = await this.deps.db.transaction((t) => this.write(valid, options, now, t));
+    if (written.shopTimes.length) await this.deps.activation.noteEvents(Math.min(...written.shopTimes));
+    return { accepted: written.accepted, duplicates: valid.length - written.accepted, rejected };
+  }
+
+  private async write(valid: readonly Valid[], options: IngestOptions, now: number, t: Transaction) {
+    const { db, timezone } = this.deps;
+    const subscriptions = new Set<number>();
+    const subscriptionTimes: number[] = [];
+    const shopTimes: number[] = [];
+    let accepted = 0;
+    for (const { event } of valid) {
+      if (event.id !== null) {
+        const fresh = await insertIfAbsent(db, db.table('ecommerce_received'), { event_id: `${options.source}:${event.id}`, source: options.source, received: now }, t);
+        if (!fresh) continue;
+      }
+      if (event.type === 'subscription') {
+        const ref = await subscriptionRef(db, options.source, event, t);
+        await insertSubscriptionEvent(db, ref, event, t);
+        subscriptions.add(ref);
+        subscriptionTimes.push(event.time);
+      } else {
+        const stored = event.type === 'order' ? await this.writeOrder(event, options.source, t) : await this.writeVisitorEvent(event, options.source, t);
+        if (!stored) continue;
+        shopTimes.push(event.time);
+      }
+      accepted++;
+    }
+    for (const ref of subscriptions) await rebuildSubscription(db, ref, t);
+    if (options.aggregate !== false) for (const day of daysOf(subscriptionTimes, timezone)) await aggregateDay(db, day, timezone, t);
+    return { accepted, shopTimes };
+  }
+
+  private async writeVisitorEvent(e: VisitorEvent, source: string, t: Transaction): Promise<boolean> {
+    await insertRow(
+      this.deps.db,
+      'ecommerce_events',
+      {
+        type: e.type,
+        source,
+        uid: e.uid,
+        session_id: await this.linker.session(e.uid, e.time, t),
+        product_id: e.product_id,
+        product_name: e.product_name,
+        quantity: e.quantity,
+        price: e.price,
+        currency: e.currency,
+        url: e.url,
+        time: e.time,
+      },
+      t,
+    );
+    return true;
+  }
+
+  /** False when the source already sent this order. */
+  private async writeOrder(e: OrderEvent, source: string, t: Transaction): Promise<boolean> {
+    const sessionId = await this.linker.session(e.uid, e.time, t);
+    const ref = await insertIgnore(
+      this.deps.db,
+      'ecommerce_orders',
+      {
+        order_id: e.order_id,
+        source,
+        uid: e.uid,
+        session_id: sessionId,
+        campaign_id: await this.linker.campaign(sessionId, t),
+        currency: e.currency,
+        total: e.total,
+        time: e.time,
+      },
+      t,
+    );
+    if (!ref) return false;
+    for (const item of e.items) {
+      await insertRow(this.deps.db, 'ecommerce_order_items', { order_ref: ref, ...item, currency: e.currency, time: e.time }, t);
+    }
+    return true;
+  }
+}

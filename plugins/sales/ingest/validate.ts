@@ -1,0 +1,156 @@
+import { BILLING_PERIODS, SUBSCRIPTION_EVENTS, type BillingPeriod, type SubscriptionEventName } from '../contract';
+import {
+  FieldError,
+  type Fields,
+  countryCode,
+  currency,
+  identifier,
+  money,
+  oneOf,
+  pageUrl,
+  text,
+  time,
+  wholeNumber,
+} from './fields';
+
+export const EVENT_TYPES = ['product_view', 'add_to_cart', 'checkout_visit', 'order', 'subscription'] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+export type VisitorEventType = 'product_view' | 'add_to_cart' | 'checkout_visit';
+
+export const MAX_ORDER_ITEMS = 500;
+const MAX_QUANTITY = 1_000_000;
+const MAX_PRODUCT_ID = Number.MAX_SAFE_INTEGER;
+
+interface Base {
+  /** The sender's event id (idempotency key), or null. */
+  id: string | null;
+  time: number;
+}
+
+export interface VisitorEvent extends Base {
+  type: VisitorEventType;
+  uid: string;
+  product_id: number;
+  product_name: string;
+  quantity: number;
+  price: number;
+  currency: string;
+  url: string;
+}
+
+export interface OrderItem {
+  product_id: number;
+  product_name: string;
+  quantity: number;
+  price: number;
+}
+
+export interface OrderEvent extends Base {
+  type: 'order';
+  order_id: string;
+  uid: string;
+  currency: string;
+  total: number;
+  items: OrderItem[];
+}
+
+export interface SubscriptionEvent extends Base {
+  type: 'subscription';
+  subscription_id: string;
+  event: SubscriptionEventName;
+  product_id: number;
+  product_name: string;
+  amount: number;
+  currency: string;
+  billing_period: BillingPeriod;
+  billing_interval: number;
+  gateway: string;
+  country_code: string;
+}
+
+export type ValidEvent = VisitorEvent | OrderEvent | SubscriptionEvent;
+
+const productId = (f: Fields) => wholeNumber(f, 'product_id', 1, MAX_PRODUCT_ID);
+const uid = (f: Fields, required: boolean) => text(f, 'uid', 64, required);
+
+function item(raw: unknown, index: number): OrderItem {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new FieldError('svc_invalid_field', `items[${index}] must be an object.`);
+  const f = raw as Fields;
+  try {
+    return {
+      product_id: productId(f),
+      product_name: text(f, 'product_name', 255),
+      quantity: wholeNumber(f, 'quantity', 1, MAX_QUANTITY),
+      price: money(f, 'price'),
+    };
+  } catch (err) {
+    if (err instanceof FieldError) throw new FieldError(err.code, `items[${index}].${err.message}`);
+    throw err;
+  }
+}
+
+function items(f: Fields): OrderItem[] {
+  const raw = f.items;
+  if (raw === undefined || raw === null) throw new FieldError('svc_missing_field', 'items is required.');
+  if (!Array.isArray(raw) || raw.length === 0 || raw.length > MAX_ORDER_ITEMS) {
+    throw new FieldError('svc_invalid_field', `items must be a list of 1 to ${MAX_ORDER_ITEMS} products.`);
+  }
+  return raw.map(item);
+}
+
+/**
+ * Checks one event of the ingestion API and returns it normalised; throws a
+ * FieldError naming the first field that is missing or wrong.
+ */
+export function validateEvent(raw: unknown, now: number): ValidEvent {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new FieldError('svc_invalid_event', 'The event must be an object.');
+  const f = raw as Fields;
+  if (typeof f.type !== 'string' || !(EVENT_TYPES as readonly string[]).includes(f.type)) {
+    throw new FieldError('svc_invalid_event_type', `type must be one of ${EVENT_TYPES.join(', ')}.`);
+  }
+  const type = f.type as EventType;
+  const base: Base = { id: identifier(f, 'id', 150, false), time: time(f, now) };
+  switch (type) {
+    case 'product_view':
+      return { ...base, type, uid: uid(f, true), product_id: productId(f), product_name: text(f, 'product_name', 255, false), quantity: 0, price: 0, currency: '', url: pageUrl(f) };
+    case 'add_to_cart':
+      return {
+        ...base,
+        type,
+        uid: uid(f, true),
+        product_id: productId(f),
+        product_name: text(f, 'product_name', 255),
+        quantity: wholeNumber(f, 'quantity', 1, MAX_QUANTITY),
+        price: money(f, 'price'),
+        currency: currency(f),
+        url: '',
+      };
+    case 'checkout_visit':
+      return { ...base, type, uid: uid(f, true), product_id: 0, product_name: '', quantity: 0, price: 0, currency: '', url: pageUrl(f) };
+    case 'order':
+      return {
+        ...base,
+        type,
+        order_id: identifier(f, 'order_id', 64)!,
+        uid: uid(f, false),
+        currency: currency(f),
+        total: money(f, 'total'),
+        items: items(f),
+      };
+    case 'subscription':
+      return {
+        ...base,
+        type,
+        subscription_id: identifier(f, 'subscription_id', 64)!,
+        event: oneOf(f, 'event', SUBSCRIPTION_EVENTS),
+        product_id: productId(f),
+        product_name: text(f, 'product_name', 255),
+        amount: money(f, 'amount'),
+        currency: currency(f),
+        billing_period: oneOf(f, 'billing_period', BILLING_PERIODS),
+        billing_interval: wholeNumber(f, 'billing_interval', 1, 365),
+        gateway: text(f, 'gateway', 64, false),
+        country_code: countryCode(f, 'country_code'),
+      };
+  }
+}

@@ -1,0 +1,46 @@
+import type { Transaction } from 'sequelize';
+import type { Database } from '../../../core/db/database';
+import { insertIgnore, num, tbl } from '../db';
+
+/** A session may be written a little after the shop event that belongs to it (clock skew between servers). */
+const SKEW = 60;
+const MAX_CAMPAIGN = 191;
+
+/**
+ * Links shop events to the visitor's tracked session through the uid, so
+ * country (city_code), device and campaign come from tracking.
+ */
+export class VisitorLinker {
+  constructor(private readonly db: Database) {}
+
+  /** The visitor's latest session started at or before `time`, or 0. */
+  async session(uid: string, time: number, t: Transaction): Promise<number> {
+    if (!uid) return 0;
+    const [row] = await this.db.select<{ ID: number }>(
+      `SELECT ID FROM ${tbl(this.db, 'sessions')} WHERE uid = ? AND time <= ? ORDER BY time DESC, ID DESC LIMIT 1`,
+      [uid, time + SKEW],
+      t,
+    );
+    return row ? num(row.ID) : 0;
+  }
+
+  /**
+   * The campaign the session arrived with: `utm_campaign` of its first
+   * pageview carrying query parameters (statistics.parameters), as an id of
+   * ecommerce_campaigns; 0 without one.
+   */
+  async campaign(sessionId: number, t: Transaction): Promise<number> {
+    if (!sessionId) return 0;
+    const rows = await this.db.select<{ parameters: string }>(
+      `SELECT parameters FROM ${tbl(this.db, 'statistics')} WHERE session_id = ? AND parameters <> '' ORDER BY time, ID LIMIT 5`,
+      [sessionId],
+      t,
+    );
+    const name = rows.map((r) => new URLSearchParams(r.parameters).get('utm_campaign')?.trim() ?? '').find(Boolean)?.slice(0, MAX_CAMPAIGN);
+    if (!name) return 0;
+    const created = await insertIgnore(this.db, 'ecommerce_campaigns', { name }, t);
+    if (created) return created;
+    const [row] = await this.db.select<{ ID: number }>(`SELECT ID FROM ${tbl(this.db, 'ecommerce_campaigns')} WHERE name = ?`, [name], t);
+    return num(row!.ID);
+  }
+}

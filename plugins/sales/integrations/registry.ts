@@ -1,0 +1,99 @@
+import type { Database } from '../../../core/db/database';
+import { SvcError, describeError } from '../../../core/errors';
+import type { SvcLogger } from '../../../core/logger';
+import type { Options } from '../../../core/options/options';
+import type { SubscriptionIntegration } from '../contract';
+import { num, tbl } from '../db';
+
+/** Stored when an integration is first seen active: when, and the store's earliest subscription date. */
+export interface ActivationRecord {
+  activated_at: number;
+  earliest: number | null;
+}
+
+const activationOption = (id: string) => `svc_sales_integration_${id}`;
+const ID = /^[a-z][a-z0-9_-]{0,31}$/;
+
+/**
+ * Subscription integrations: the built-in `api` one (active once the
+ * ingestion route received a subscription event) and those store plugins
+ * register through the sales service.
+ */
+export class Integrations {
+  private readonly byId = new Map<string, SubscriptionIntegration>();
+
+  constructor(
+    private readonly db: Database,
+    private readonly options: Options,
+    private readonly logger: SvcLogger,
+  ) {
+    this.register({
+      id: 'api',
+      label: 'Ingestion API',
+      isActive: async () => (await this.localEarliest('api')) !== null,
+      earliestSubscriptionDate: () => this.localEarliest('api'),
+    });
+  }
+
+  register(integration: SubscriptionIntegration): void {
+    if (!ID.test(integration.id)) throw new SvcError('SVC_ERR_SALES_INTEGRATION', `integration id ${integration.id} must match ${ID}`, 500);
+    if (this.byId.has(integration.id)) throw new SvcError('SVC_ERR_SALES_INTEGRATION', `integration ${integration.id} is registered twice`, 500);
+    this.byId.set(integration.id, integration);
+  }
+
+  get(id: string): SubscriptionIntegration | undefined {
+    return this.byId.get(id);
+  }
+
+  all(): SubscriptionIntegration[] {
+    return [...this.byId.values()];
+  }
+
+  async active(): Promise<SubscriptionIntegration[]> {
+    const out: SubscriptionIntegration[] = [];
+    for (const i of this.byId.values()) if (await i.isActive()) out.push(i);
+    return out;
+  }
+
+  /**
+   * Marks integrations that became active since the last look; the first
+   * node to mark one (an atomic option insert) gets it back to start its
+   * backfill. A store that cannot be reached is tried again at the next look.
+   */
+  async newlyActivated(now: number): Promise<Array<{ integration: SubscriptionIntegration; earliest: number | null }>> {
+    const fresh: Array<{ integration: SubscriptionIntegration; earliest: number | null }> = [];
+    for (const integration of await this.active()) {
+      if ((await this.options.get(activationOption(integration.id))) !== undefined) continue;
+      let earliest: number | null;
+      try {
+        earliest = await integration.earliestSubscriptionDate();
+      } catch (err) {
+        this.logger.warn({ integration: integration.id, err }, `cannot read the earliest subscription of ${integration.id}: ${describeError(err)}`);
+        continue;
+      }
+      const record: ActivationRecord = { activated_at: now, earliest };
+      if (await this.options.add(activationOption(integration.id), record, { autoload: true })) fresh.push({ integration, earliest: record.earliest });
+    }
+    return fresh;
+  }
+
+  /**
+   * The earliest subscription date of the active integrations (the start of
+   * the subscription types' window), or null when none is active or none has
+   * subscriptions.
+   */
+  async earliest(): Promise<number | null> {
+    let earliest: number | null = null;
+    for (const i of await this.active()) {
+      const record = await this.options.get<ActivationRecord>(activationOption(i.id));
+      const candidates = [record?.earliest ?? null, await this.localEarliest(i.id)].filter((v): v is number => v !== null);
+      for (const c of candidates) earliest = earliest === null ? c : Math.min(earliest, c);
+    }
+    return earliest;
+  }
+
+  private async localEarliest(source: string): Promise<number | null> {
+    const [row] = await this.db.select<{ t: number | null }>(`SELECT MIN(started_at) AS t FROM ${tbl(this.db, 'subscriptions')} WHERE source = ?`, [source]);
+    return row?.t === null || row?.t === undefined ? null : num(row.t);
+  }
+}

@@ -1,0 +1,352 @@
+import { ManualClock } from '../../../core/clock';
+import type { HttpClient } from '../../../test/helpers/http-client';
+import type { TestKernel } from '../../../test/helpers/test-kernel';
+import { buildShop, page } from './shop';
+import { adminClient, salesKernel } from './support';
+
+const MARCH = { date_start: '2025-03-01', date_end: '2025-03-31' };
+
+/** Exact figures of the hand-built shop (test/shop.ts); the sales plugin was activated on 2025-01-10. */
+describe('sales data of a hand-built shop', () => {
+  let tk: TestKernel;
+  let admin: HttpClient;
+  const clock = new ManualClock('2025-01-10T08:00:00Z');
+  const get = async (type: string, query: Record<string, unknown> = MARCH) => {
+    const res = await admin.get(`${tk.api}/data/ecommerce/${type}`, { query });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ success: true, request_success: true });
+    return res.body.data;
+  };
+  beforeAll(async () => {
+    tk = await salesKernel({ clock });
+    admin = await adminClient(tk);
+    clock.set('2025-03-31T12:00:00Z');
+    await buildShop(tk, admin);
+  });
+  afterAll(() => tk.close());
+
+  it('sales: conversion, abandonment, average order and revenue in the main currency (EUR) against the previous period', async () => {
+    expect(await get('sales')).toEqual({
+      'conversion-rate': {
+        label: 'Conversion rate',
+        current: { visitors: 6, total_converted: 4, conversion_rate: 66.67 },
+        previous: { visitors: 2, total_converted: 1, conversion_rate: 50 },
+      },
+      'abandonment-rate': {
+        label: 'Cart abandonment rate',
+        current: { total_carts: 5, total_converted: 3, total_abandoned: 2, abandoned_rate: 40 },
+        previous: { total_carts: 1, total_converted: 1, total_abandoned: 0, abandoned_rate: 0 },
+      },
+      'average-order': {
+        label: 'Average order value',
+        current: { total_orders: 3, total_revenue: 63, average_order_value: 21, currency: 'EUR' },
+        previous: { total_orders: 1, total_revenue: 10, average_order_value: 10, currency: 'EUR' },
+      },
+      revenue: {
+        label: 'Revenue',
+        current: { total_orders: 3, total_revenue: 63, average_order_value: 21, currency: 'EUR' },
+        previous: { total_orders: 1, total_revenue: 10, average_order_value: 10, currency: 'EUR' },
+      },
+    });
+  });
+
+  it('keeps currencies apart: USD figures on request, metrics narrow the fields', async () => {
+    const usd = await get('sales', { ...MARCH, currency: 'usd', metrics: 'revenue,unknown' });
+    expect(usd).toEqual({
+      revenue: {
+        label: 'Revenue',
+        current: { total_orders: 1, total_revenue: 30, average_order_value: 30, currency: 'USD' },
+        previous: { total_orders: 0, total_revenue: 0, average_order_value: 0, currency: 'USD' },
+      },
+    });
+    const bad = await admin.get(`${tk.api}/data/ecommerce/sales`, { query: { ...MARCH, currency: 'EURO' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ success: false, code: 'svc_invalid_param' });
+  });
+
+  it('top performers compare the same product, campaign, country and device with the previous period', async () => {
+    expect(await get('top-performers')).toEqual({
+      'top-product': {
+        label: 'Top product',
+        current: { product_name: 'Mug', product_id: 1, total_quantity_sold: 5, total_revenue: 50, currency: 'EUR' },
+        previous: { product_name: 'Mug', product_id: 1, total_quantity_sold: 1, total_revenue: 10, currency: 'EUR' },
+        revenue_change: 400,
+      },
+      'top-campaign': {
+        label: 'Top campaign',
+        current: { campaign_id: 1, campaign_name: 'spring', total_revenue: 25, currency: 'EUR' },
+        previous: { campaign_id: 1, campaign_name: 'spring', total_revenue: 10, currency: 'EUR' },
+        revenue_change: 150,
+      },
+      'top-country': {
+        label: 'Top country',
+        current: { country_code: 'FR', total_revenue: 30, currency: 'EUR' },
+        previous: { country_code: 'FR', total_revenue: 0, currency: 'EUR' },
+        revenue_change: null,
+      },
+      'top-device': {
+        label: 'Top device',
+        current: { device_name: 'Tablet', total_revenue: 30, currency: 'EUR' },
+        previous: { device_name: 'Tablet', total_revenue: 0, currency: 'EUR' },
+        revenue_change: null,
+      },
+    });
+    const de = await get('top-performers', { ...MARCH, filters: 'country:DE', metrics: ['top-product', 'top-device'] });
+    expect(de['top-product'].current).toEqual({ product_name: 'Mug', product_id: 1, total_quantity_sold: 2, total_revenue: 20, currency: 'EUR' });
+    expect(de['top-device'].current).toEqual({ device_name: 'Desktop', total_revenue: 25, currency: 'EUR' });
+  });
+
+  it('sales funnel: five stages in order, product views scoped by selected_pages', async () => {
+    expect(await get('sales-funnel')).toEqual([
+      { id: 'visits', stage: 'Visits', value: 6 },
+      { id: 'product_page_views', stage: 'Product page views', value: 5 },
+      { id: 'add_to_cart', stage: 'Add to cart', value: 5 },
+      { id: 'checkout_visits', stage: 'Checkout visits', value: 4 },
+      { id: 'conversions', stage: 'Conversions', value: 4 },
+    ]);
+    const mug = await get('sales-funnel', { ...MARCH, selected_pages: [page('mug'), `${page('mug')}?utm=x`] });
+    expect(mug[1]).toEqual({ id: 'product_page_views', stage: 'Product page views', value: 3 });
+    const json = await get('sales-funnel', { ...MARCH, selected_pages: JSON.stringify([page('hat'), page('tea')]) });
+    expect(json[1].value).toBe(2);
+    const bad = await admin.get(`${tk.api}/data/ecommerce/sales-funnel`, { query: { ...MARCH, selected_pages: ['/relative'] } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.code).toBe('svc_invalid_param');
+  });
+
+  it('quick wins: the rules that fire for March, and dateRange of the window actually queried', async () => {
+    expect(await get('quick-wins')).toEqual({
+      quickWins: [
+        {
+          type: 'top_product',
+          key: 'top_product_1',
+          title: 'Mug drives your sales',
+          message: 'Mug brought €50.00, 79.37% of the revenue.',
+          recommendation: expect.any(String),
+          url: `${tk.url}/svc-admin/sales?date_start=2025-03-01&date_end=2025-03-31#top-performers`,
+        },
+        {
+          type: 'campaign_no_follow_up',
+          key: 'campaign_no_follow_up_1',
+          title: 'Follow up on “spring”',
+          message: 'The campaign spring brought €25.00 from 1 order but no order for 28 days.',
+          recommendation: expect.any(String),
+          url: `${tk.url}/svc-admin/sales?date_start=2025-03-01&date_end=2025-03-31#top-performers`,
+        },
+      ],
+      dateRange: { date_start: '2025-03-01', date_end: '2025-03-31' },
+    });
+    expect(await get('quick-wins', { date_start: '2025-01-11', date_end: '2025-01-31' })).toEqual({ quickWins: [], dateRange: null });
+  });
+
+  it('clamps shop types to the activation date and answers for the window actually queried', async () => {
+    const clamped = await get('quick-wins', { date_start: '2024-12-01', date_end: '2025-02-28' });
+    expect(clamped.dateRange).toEqual({ date_start: '2025-01-10', date_end: '2025-02-28' });
+    const before = await get('sales', { date_start: '2024-11-01', date_end: '2024-12-31', metrics: 'conversion-rate' });
+    expect(before['conversion-rate'].current).toEqual({ visitors: 0, total_converted: 0, conversion_rate: 0 });
+  });
+
+  it('subscriptions: MRR, active, canceled, churn and lifetime value with changes against the previous period', async () => {
+    expect(await get('subscriptions')).toEqual({
+      monthly_recurring_revenue: { label: 'Monthly recurring revenue', current: { mrr: 70, count: 4 }, previous: { mrr: 50, count: 3 }, rate_change: 40, currency: 'EUR' },
+      active_subscriptions: { label: 'Active subscriptions', current: 5, previous: 4, rate_change: 25 },
+      canceled_subscriptions: { label: 'Canceled subscriptions', current: 2, previous: 1, rate_change: 100 },
+      revenue_churn: {
+        label: 'Revenue churn',
+        current: { churned_percentage: 40, churned_mrr: 20, count: 1, previously_active_count: 3 },
+        previous: { churned_percentage: 40, churned_mrr: 20, count: 1 },
+        rate_change: 0,
+      },
+      average_lifetime_value: {
+        label: 'Average lifetime value',
+        current: { value: 63.33, active_subscription_count: 6, total_revenue: 380 },
+        previous: { value: 55, active_subscription_count: 4, total_revenue: 220 },
+        rate_change: 15.15,
+        currency: 'EUR',
+      },
+    });
+    const usd = await get('subscriptions', { ...MARCH, currency: 'USD', metrics: 'monthly_recurring_revenue' });
+    expect(usd).toEqual({ monthly_recurring_revenue: { label: 'Monthly recurring revenue', current: { mrr: 15, count: 1 }, previous: { mrr: 15, count: 1 }, rate_change: 0, currency: 'USD' } });
+    const first = await get('subscriptions', { date_start: '2025-01-05', date_end: '2025-01-31', metrics: 'active_subscriptions' });
+    expect(first.active_subscriptions).toEqual({ label: 'Active subscriptions', current: 3, previous: null, rate_change: null });
+  });
+
+  it('revenue chart by day, week and month, in revenue or sales mode, per currency', async () => {
+    const daily = await get('subscriptions-revenue-chart');
+    expect(daily).toMatchObject({ interval: 'day', spans_multiple_years: false, mode: 'revenue', currency: 'EUR' });
+    expect(daily.rows).toHaveLength(31);
+    expect(daily.rows[0]).toEqual({ timestamp: Date.UTC(2025, 2, 1) / 1000, label: 'Mar 1', newValue: 0, renewalValue: 0 });
+    const nonZero = daily.rows.filter((r: any) => r.newValue || r.renewalValue).map((r: any) => [r.label, r.newValue, r.renewalValue]);
+    expect(nonZero).toEqual([
+      ['Mar 4', 20, 0],
+      ['Mar 10', 120, 0],
+      ['Mar 15', 0, 20],
+    ]);
+    const weekly = await get('subscriptions-revenue-chart', { ...MARCH, group_by: 'week', chart_mode: 'sales' });
+    expect(weekly.rows.map((r: any) => [r.label, r.newValue, r.renewalValue])).toEqual([
+      ['Feb 24', 0, 0],
+      ['Mar 3', 1, 0],
+      ['Mar 10', 1, 1],
+      ['Mar 17', 0, 0],
+      ['Mar 24', 0, 0],
+      ['Mar 31', 0, 0],
+    ]);
+    expect(weekly.mode).toBe('sales');
+    const monthly = await get('subscriptions-revenue-chart', { date_start: '2024-12-01', date_end: '2025-03-31', group_by: 'month', currency: 'USD' });
+    expect(monthly).toMatchObject({ interval: 'month', spans_multiple_years: false, currency: 'USD' });
+    expect(monthly.rows.map((r: any) => [r.label, r.newValue, r.renewalValue])).toEqual([
+      ['Jan 2025', 0, 0],
+      ['Feb 2025', 15, 0],
+      ['Mar 2025', 0, 15],
+    ]);
+    expect((await get('subscriptions-revenue-chart', { date_start: '2025-01-01', date_end: '2025-06-30' })).interval).toBe('week');
+    for (const query of [{ chart_mode: 'profit' }, { group_by: 'year' }, { group_by: 'day,week' }]) {
+      const res = await admin.get(`${tk.api}/data/ecommerce/subscriptions-revenue-chart`, { query: { ...MARCH, ...query } });
+      expect(res.status).toBe(400);
+    }
+  });
+
+  it('subscription types start at the earliest subscription date, not at the activation date', async () => {
+    const chart = await get('subscriptions-revenue-chart', { date_start: '2024-12-20', date_end: '2025-01-31' });
+    expect(chart.rows[0].label).toBe('Jan 5');
+    expect(chart.spans_multiple_years).toBe(false);
+    expect(chart.rows).toHaveLength(27);
+  });
+
+  it('distribution by gateway, currency and country', async () => {
+    expect(await get('subscriptions-distribution')).toEqual([
+      { id: 'stripe', label: 'Stripe', count: 6, value: 75 },
+      { id: 'paypal', label: 'Paypal', count: 2, value: 25 },
+    ]);
+    expect(await get('subscriptions-distribution', { ...MARCH, distribution_view: 'currencies' })).toEqual([
+      { id: 'eur', label: 'EUR', count: 7, value: 87.5 },
+      { id: 'usd', label: 'USD', count: 1, value: 12.5 },
+    ]);
+    expect(await get('subscriptions-distribution', { ...MARCH, distribution_view: 'countries' })).toEqual([
+      { id: 'de', label: 'Germany', count: 4, value: 50 },
+      { id: 'at', label: 'Austria', count: 2, value: 25 },
+      { id: 'fr', label: 'France', count: 1, value: 12.5 },
+      { id: 'us', label: 'United States', count: 1, value: 12.5 },
+    ]);
+    expect((await admin.get(`${tk.api}/data/ecommerce/subscriptions-distribution`, { query: { distribution_view: 'plans' } })).status).toBe(400);
+  });
+
+  it('retention cohorts by month across the period edge, and by year for a yearly product', async () => {
+    const all = await get('subscriptions-retention', { date_start: '2025-01-01', date_end: '2025-03-31' });
+    expect(all.interval).toBe('month');
+    expect(all.max_offset).toBe(2);
+    expect(all.rows).toEqual([
+      {
+        id: 'Jan 2025 (3)',
+        signup_count: 3,
+        data: [
+          { x: 'Month 0', y: 100, count: 3 },
+          { x: 'Month 1', y: 66.67, count: 2 },
+          { x: 'Month 2', y: 100, count: 3 },
+        ],
+      },
+      {
+        id: 'Feb 2025 (3)',
+        signup_count: 3,
+        data: [
+          { x: 'Month 0', y: 100, count: 3 },
+          { x: 'Month 1', y: 66.67, count: 2 },
+          { x: 'Month 2', y: null, count: null },
+        ],
+      },
+      {
+        id: 'Mar 2025 (2)',
+        signup_count: 2,
+        data: [
+          { x: 'Month 0', y: 50, count: 1 },
+          { x: 'Month 1', y: null, count: null },
+          { x: 'Month 2', y: null, count: null },
+        ],
+      },
+    ]);
+    expect(all.products).toEqual([
+      { id: 100, label: 'Box Monthly', is_yearly: false },
+      { id: 200, label: 'Box Yearly', is_yearly: true },
+      { id: 300, label: 'Pro', is_yearly: false },
+    ]);
+    const yearly = await get('subscriptions-retention', { date_start: '2025-01-01', date_end: '2025-03-31', product_id: 200 });
+    expect(yearly).toMatchObject({ interval: 'year', max_offset: 0, rows: [{ id: '2025 (2)', signup_count: 2, data: [{ x: 'Year 0', y: 50, count: 1 }] }] });
+    expect((await admin.get(`${tk.api}/data/ecommerce/subscriptions-retention`, { query: { product_id: '-1' } })).status).toBe(400);
+  });
+
+  it('datatables: rows per product and currency with money objects, metrics intersected, ids always present', async () => {
+    const url = `${tk.api}/data/ecommerce/datatable`;
+    const sales = await admin.get(`${url}/sales_products`, { query: MARCH });
+    expect(sales.status).toBe(200);
+    expect(sales.body.data).toEqual([
+      { product_id: 1, currency: 'EUR', product: 'Mug', adds_to_cart: 2, sales: 5, revenue: { currency: 'EUR', value: 50 } },
+      { product_id: 3, currency: 'USD', product: 'Hat', adds_to_cart: 1, sales: 1, revenue: { currency: 'USD', value: 30 } },
+      { product_id: 2, currency: 'EUR', product: 'Tea', adds_to_cart: 1, sales: 1, revenue: { currency: 'EUR', value: 8 } },
+      { product_id: 1, currency: 'USD', product: 'Mug', adds_to_cart: 1, sales: 0, revenue: { currency: 'USD', value: 0 } },
+    ]);
+    const narrow = await admin.get(`${url}/sales_products`, { query: { ...MARCH, metrics: ['revenue', 'bogus'], filters: [{ key: 'country', value: 'DE' }] } });
+    expect(narrow.body.data).toEqual([
+      { product_id: 1, currency: 'EUR', revenue: { currency: 'EUR', value: 20 } },
+      { product_id: 2, currency: 'EUR', revenue: { currency: 'EUR', value: 0 } },
+    ]);
+    const subs = await admin.get(`${url}/subscription_products`, { query: MARCH });
+    expect(subs.body.data).toEqual([
+      {
+        product_id: 100,
+        plan: 'Box Monthly',
+        currency: 'EUR',
+        active_subscribers: 3,
+        canceled_subscribers: 1,
+        trialling_subscribers: 1,
+        monthly_recurring_revenue: { currency: 'EUR', value: 60 },
+        product_churn_value: 50,
+      },
+      {
+        product_id: 200,
+        plan: 'Box Yearly',
+        currency: 'EUR',
+        active_subscribers: 1,
+        canceled_subscribers: 1,
+        trialling_subscribers: 0,
+        monthly_recurring_revenue: { currency: 'EUR', value: 10 },
+        product_churn_value: 0,
+      },
+      {
+        product_id: 300,
+        plan: 'Pro',
+        currency: 'USD',
+        active_subscribers: 1,
+        canceled_subscribers: 0,
+        trialling_subscribers: 0,
+        monthly_recurring_revenue: { currency: 'USD', value: 15 },
+        product_churn_value: 0,
+      },
+    ]);
+    const mrrOnly = await admin.get(`${url}/subscription_products`, { query: { ...MARCH, metrics: 'monthly_recurring_revenue', limit: 1 } });
+    expect(mrrOnly.body.data).toEqual([{ product_id: 100, plan: 'Box Monthly', currency: 'EUR', monthly_recurring_revenue: { currency: 'EUR', value: 60 } }]);
+    const csv = await admin.get(`${url}/sales_products`, { query: { ...MARCH, format: 'csv', metrics: 'sales' } });
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get('content-type')).toContain('text/csv');
+  });
+
+  it('offers the datatables to other plugins through the sales service', async () => {
+    const sales = tk.kernel.services.get('sales')!;
+    expect(sales.datatables()).toEqual({
+      sales_products: ['product', 'adds_to_cart', 'sales', 'revenue'],
+      subscription_products: ['plan', 'active_subscribers', 'canceled_subscribers', 'trialling_subscribers', 'monthly_recurring_revenue', 'product_churn_value'],
+    });
+    const rows = await sales.datatable('sales_products', {
+      query: { ...MARCH, metrics: ['nope'], filters: [{ key: 'type', value: 'purchase' }], limit: 2 },
+      defaultMetrics: ['product', 'sales', 'revenue'],
+    });
+    expect(rows).toEqual([
+      { product_id: 1, currency: 'EUR', product: 'Mug', sales: 5, revenue: { currency: 'EUR', value: 50 } },
+      { product_id: 3, currency: 'USD', product: 'Hat', sales: 1, revenue: { currency: 'USD', value: 30 } },
+    ]);
+    expect(await sales.datatable('sales_products', { query: { ...MARCH, filters: [{ key: 'type', value: 'subscription' }] } })).toEqual([]);
+    await expect(sales.datatable('subscription_products', { query: { metrics: ['x'] }, defaultMetrics: ['y'] })).rejects.toMatchObject({
+      code: 'svc_abilities_invalid_metrics',
+      status: 400,
+    });
+    await expect(sales.datatable('orders', { query: {} })).rejects.toMatchObject({ code: 'svc_abilities_unknown_datatable', status: 404, message: 'Unknown datatable endpoint.' });
+  });
+});
