@@ -74,11 +74,17 @@ export class HitWriter {
     private readonly inserter: InsertReturning,
     private readonly logger: SvcLogger,
   ) {
-    this.batcher = new Batcher((plans) => this.writeWithRetry(plans));
+    // SQLite has one writer: concurrent transactions would only wait for each other.
+    this.batcher = new Batcher((plans) => this.writeWithRetry(plans), { concurrency: db.dialect === 'mysql' ? 4 : 1 });
   }
 
   write(plan: WritePlan): Promise<WriteResult> {
     return this.batcher.submit(plan);
+  }
+
+  /** Waits for every submitted write (shutdown). */
+  drained(): Promise<void> {
+    return this.batcher.drained();
   }
 
   private async writeWithRetry(plans: WritePlan[]): Promise<WriteResult[]> {

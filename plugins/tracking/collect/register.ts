@@ -36,6 +36,7 @@ export async function registerCollection(ctx: PluginContext): Promise<void> {
     goals,
     domains: new DomainWatch(ctx.options),
   });
+  ctx.onStop(() => tracker.settled());
   await registerGeo(ctx);
   registerGoals(ctx, goals, tracker);
   registerTrackRoutes(ctx, tracker);

@@ -64,6 +64,7 @@ const header = (headers: IncomingHttpHeaders, name: string) => {
 export class Tracker {
   private readonly locks = new KeyedLock();
   private readonly blocklists = new BlocklistCache();
+  private readonly inFlight = new Set<Promise<unknown>>();
 
   constructor(private readonly d: TrackerDeps) {}
 
@@ -72,7 +73,19 @@ export class Tracker {
    * page URL is unusable; every other problem drops or cleans the field.
    * `time` overrides the clock (demo traffic).
    */
-  async track(payload: Record<string, unknown>, request: HitRequest, time = this.d.clock.unix()): Promise<TrackResult> {
+  track(payload: Record<string, unknown>, request: HitRequest, time = this.d.clock.unix()): Promise<TrackResult> {
+    const work = this.process(payload, request, time);
+    const settled = work.catch(() => undefined).finally(() => this.inFlight.delete(settled));
+    this.inFlight.add(settled);
+    return work;
+  }
+
+  /** Resolves when every hit under way has finished (the kernel waits for it before closing the database). */
+  async settled(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
+  }
+
+  private async process(payload: Record<string, unknown>, request: HitRequest, time: number): Promise<TrackResult> {
     const { hooks } = this.d;
     const cfg = await this.d.config.get();
 

@@ -33,9 +33,11 @@ const EMPTY: VisitorState = Object.freeze({ session: null, last: null });
  * arrives while the previous query runs.
  */
 export class VisitorStates {
-  private readonly batcher = new Batcher<string, VisitorState>((uids) => this.query(uids));
+  private readonly batcher: Batcher<string, VisitorState>;
 
-  constructor(private readonly db: Database) {}
+  constructor(private readonly db: Database) {
+    this.batcher = new Batcher((uids) => this.query(uids), { concurrency: db.dialect === 'mysql' ? 2 : 1 });
+  }
 
   load(uid: string): Promise<VisitorState> {
     return this.batcher.submit(uid);
