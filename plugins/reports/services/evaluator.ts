@@ -23,7 +23,11 @@ export interface EvaluatorDeps {
 export class Evaluator {
   constructor(private readonly deps: EvaluatorDeps) {}
 
-  /** Dispatches every report whose send window is open and records missed runs; answers how many were dispatched. */
+  /**
+   * Dispatches every report whose send window is open and records missed
+   * runs; answers how many were dispatched. Only occurrences at or after the
+   * report's last edit count.
+   */
   async run(): Promise<number> {
     const { reports, clock, logger } = this.deps;
     if (!(await reports.tableExists())) return 0;
@@ -32,7 +36,8 @@ export class Evaluator {
     for (const report of await reports.active()) {
       try {
         const occurrence = openOccurrence(report, now, this.deps.timezone);
-        if (occurrence !== null && (await this.deps.dispatcher.dispatchScheduled(report, occurrence))) dispatched++;
+        // An occurrence from before the report's last edit was not expected to go out (a new report does not send yesterday's).
+        if (occurrence !== null && occurrence >= report.lastEdit && (await this.deps.dispatcher.dispatchScheduled(report, occurrence))) dispatched++;
         await this.recordMiss(report, now);
       } catch (err) {
         logger.error({ reportId: report.id, err }, 'report evaluation failed');

@@ -2,6 +2,9 @@ import dns2 from 'dns2';
 import { freePort } from '../../../../test/helpers/test-kernel';
 
 const { Packet } = dns2;
+type Resource = InstanceType<typeof Packet>['answers'][number];
+/** RFC 1035 response code for a name that does not exist (missing from the package's types). */
+const NXDOMAIN = 3;
 
 export interface TestDns {
   /** Value for `SVC_DNS_SERVERS`. */
@@ -22,11 +25,11 @@ export async function startDns(zones: Record<string, { mx?: string; a?: string }
       const name = (question?.name ?? '').toLowerCase();
       const zone = map.get(name);
       if (!zone) {
-        response.header.rcode = Packet.RCODE.NXDOMAIN;
+        response.header.rcode = NXDOMAIN;
       } else if (question?.type === Packet.TYPE.MX && zone.mx) {
-        response.answers.push({ name, type: Packet.TYPE.MX, class: Packet.CLASS.IN, ttl: 60, exchange: zone.mx, priority: 10 });
+        response.answers.push({ name, type: Packet.TYPE.MX, class: Packet.CLASS.IN, ttl: 60, exchange: zone.mx, priority: 10 } as Resource);
       } else if (question?.type === Packet.TYPE.A && zone.a) {
-        response.answers.push({ name, type: Packet.TYPE.A, class: Packet.CLASS.IN, ttl: 60, address: zone.a });
+        response.answers.push({ name, type: Packet.TYPE.A, class: Packet.CLASS.IN, ttl: 60, address: zone.a } as Resource);
       }
       send(response);
     },

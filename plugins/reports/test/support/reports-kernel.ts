@@ -11,9 +11,8 @@ export interface ReportsTestKernel {
   clock: ManualClock;
   smtp: TestSmtp;
   dns: TestDns;
-  /** A signed-in administrator with a REST nonce. */
+  /** The administrator over HTTP Basic with an application password (no nonce, not bound to the clock). */
   admin: HttpClient;
-  nonce: string;
   /** POST `do_action/report/{action}` as the administrator. */
   action(action: string, body: unknown): ReturnType<HttpClient['post']>;
   close(): Promise<void>;
@@ -47,16 +46,15 @@ export async function startReportsKernel(options: {
       SVC_ADMIN_EMAIL: 'admin@example.com',
     },
   });
-  const admin = await tk.signedIn();
-  const nonce = await tk.nonce(admin);
+  const user = (await tk.kernel.users.findByLogin(tk.admin.login))!;
+  const admin = tk.client().withBasic(user.login, (await tk.kernel.appPasswords.create(user, 'reports tests')).password);
   return {
     tk,
     clock,
     smtp,
     dns,
     admin,
-    nonce,
-    action: (action, body) => admin.post(`${tk.api}/do_action/report/${action}`, { json: body, headers: { 'x-svc-nonce': nonce } }),
+    action: (action, body) => admin.post(`${tk.api}/do_action/report/${action}`, { json: body }),
     async close() {
       await tk.close();
       if (!options.smtp) await smtp.close();
