@@ -34,10 +34,21 @@ export interface SvcConfig {
   allowedOrigins: '*' | string[];
   debug: boolean;
   headlessDomain: string | null;
+  /** express `trust proxy`: false, true, a hop count, or addresses/subnets/names (`loopback`) of trusted proxies. */
+  trustProxy: boolean | number | string;
 }
 
 const truthy = (v: string | undefined): boolean =>
   v !== undefined && v !== '' && !['0', 'false', 'no', 'off'].includes(v.toLowerCase());
+
+/** `SVC_TRUST_PROXY`: unset/false, true, a number of hops, or a comma list for express. */
+function trustProxy(v: string | undefined): boolean | number | string {
+  const value = (v ?? '').trim();
+  if (value === '' || /^(false|no|off)$/i.test(value)) return false;
+  if (/^(true|yes|on)$/i.test(value)) return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value;
+}
 
 const list = (v: string | undefined): string[] =>
   (v ?? '').split(',').map((s) => s.trim()).filter(Boolean);
@@ -123,6 +134,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     allowedOrigins,
     debug: truthy(env.SVC_DEBUG),
     headlessDomain: env.SVC_HEADLESS_DOMAIN || null,
+    trustProxy: trustProxy(env.SVC_TRUST_PROXY),
   };
 }
 

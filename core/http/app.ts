@@ -5,7 +5,7 @@ import type { Authenticator } from '../auth/passport';
 import type { SessionStore } from '../auth/sessions';
 import { ANONYMOUS, type Principal } from '../auth/types';
 import type { SvcConfig } from '../config';
-import { unauthorized, notFound } from '../errors';
+import { SvcError, describeError, notFound, unauthorized } from '../errors';
 import type { SvcLogger } from '../logger';
 import { jsonErrorHandler } from './errors';
 import { requestContext } from './request-context';
@@ -53,6 +53,8 @@ export class HttpApp {
   readonly app: Express = express();
   private readonly root = Router();
   private readonly publicRoutes = Router();
+  /** REST namespaces, mounted below the REST prefix as plugins and the kernel add them. */
+  private readonly restNamespaces = Router();
   private readonly sessionStack: RequestHandler[];
 
   constructor(private readonly parts: HttpParts) {
@@ -60,7 +62,11 @@ export class HttpApp {
     const app = this.app;
     app.disable('x-powered-by');
     app.set('query parser', 'extended');
-    app.set('trust proxy', process.env.SVC_TRUST_PROXY ?? false);
+    try {
+      app.set('trust proxy', config.trustProxy);
+    } catch (err) {
+      throw new SvcError('SVC_ERR_CONFIG', `SVC_TRUST_PROXY: ${describeError(err)}`, 500);
+    }
     app.use(this.requestLog(logger));
     app.use(
       helmet({
@@ -80,6 +86,9 @@ export class HttpApp {
     );
     this.sessionStack = [sessions.middleware, passport.initialize(), passport.session()];
     this.root.use(this.publicRoutes);
+    // Anything below the REST prefix that no namespace answers is a JSON 404, as on the host platform.
+    if (config.restPrefix) this.root.use(config.restPrefix, this.restNamespaces, (_req, _res, next) => next(notFound()), jsonErrorHandler(logger));
+    else this.root.use(this.restNamespaces);
     app.use(config.basePath || '/', this.root);
     app.use((_req, res) => {
       res.status(404).type('text/plain').send('Not found');
@@ -105,7 +114,7 @@ export class HttpApp {
     outer.use(router);
     outer.use((_req, _res, next) => next(notFound()));
     outer.use(jsonErrorHandler(this.parts.logger));
-    this.root.use(`${this.parts.config.restPrefix}/${namespace}`, outer);
+    this.restNamespaces.use(`/${namespace}`, outer);
   }
 
   /** Mounts the admin area; its router renders HTML errors itself. */
