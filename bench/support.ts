@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { Sequelize } from 'sequelize';
 import { Kernel } from '../core/kernel';
 import { createLogger } from '../core/logger';
+import type { PluginManifest } from '../core/plugins/manifest';
 
 export type BenchDialect = 'sqlite' | 'mysql';
 
@@ -42,14 +43,15 @@ async function freshDatabase(dialect: BenchDialect): Promise<{ url: string; drop
   };
 }
 
-/** A real kernel on a fresh database, listening on a free port, with logs kept quiet. */
-export async function startBenchKernel(dialect: BenchDialect, env: Record<string, string> = {}): Promise<BenchKernel> {
+/** A real kernel on a fresh database, listening on a free port, with logs kept quiet; `plugins` are loaded inline. */
+export async function startBenchKernel(dialect: BenchDialect, env: Record<string, string> = {}, plugins: readonly PluginManifest[] = []): Promise<BenchKernel> {
   const database = await freshDatabase(dialect);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-data-'));
   const kernel = await Kernel.boot({
     env: { SVC_DATABASE_URL: database.url, SVC_DATA_DIR: dataDir, SVC_ADMIN_PASSWORD: 'bench-password', ...env },
     logger: createLogger({ level: 'warn' }),
     announce: () => undefined,
+    plugins,
   });
   kernel.scheduler.start = () => undefined;
   const url = await kernel.listen(0, '127.0.0.1');

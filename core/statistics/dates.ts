@@ -27,28 +27,49 @@ export function previousPeriod(range: TimeRange, tz: string): TimeRange {
   return { start: start.minus({ days }).toSeconds(), end: range.start };
 }
 
+/** Calendar arithmetic is costly in luxon; day boundaries are remembered (bounded) per timezone. */
+const NEXT_DAY = new Map<string, number>();
+const NEXT_DAY_LIMIT = 100_000;
+const CURRENT_DAY = new Map<string, { start: number; end: number }>();
+
 /** Unix start of the site-timezone day holding `unix`. */
 export function dayStart(unix: number, tz: string): number {
-  return DateTime.fromSeconds(unix, { zone: tz }).startOf('day').toSeconds();
+  const known = CURRENT_DAY.get(tz);
+  if (known && unix >= known.start && unix < known.end) return known.start;
+  const start = DateTime.fromSeconds(unix, { zone: tz }).startOf('day').toSeconds();
+  CURRENT_DAY.set(tz, { start, end: nextDay(start, tz) });
+  return start;
 }
 
+/** The start of the day after the one starting at `day` (23 to 25 hours later around daylight-saving changes). */
 export function nextDay(day: number, tz: string): number {
-  return DateTime.fromSeconds(day, { zone: tz }).plus({ days: 1 }).toSeconds();
+  const key = `${tz}|${day}`;
+  let next = NEXT_DAY.get(key);
+  if (next === undefined) {
+    next = DateTime.fromSeconds(day, { zone: tz }).plus({ days: 1 }).toSeconds();
+    if (NEXT_DAY.size >= NEXT_DAY_LIMIT) NEXT_DAY.clear();
+    NEXT_DAY.set(key, next);
+  }
+  return next;
 }
 
 /** Starts of the whole site-timezone days inside `range`. */
 export function wholeDays(range: TimeRange, tz: string): number[] {
   const days: number[] = [];
-  let day = DateTime.fromSeconds(range.start, { zone: tz }).startOf('day');
-  if (day.toSeconds() < range.start) day = day.plus({ days: 1 });
-  for (; day.plus({ days: 1 }).toSeconds() <= range.end; day = day.plus({ days: 1 })) days.push(day.toSeconds());
+  let day = DateTime.fromSeconds(range.start, { zone: tz }).startOf('day').toSeconds();
+  if (day < range.start) day = nextDay(day, tz);
+  for (let next = nextDay(day, tz); next <= range.end; day = next, next = nextDay(day, tz)) days.push(day);
   return days;
 }
 
 /** Boundaries of the calendar buckets covering `range`: starts plus the final end. */
 export function bucketEdges(range: TimeRange, unit: TimeBucket, tz: string): number[] {
-  const luxonUnit = unit === 'week' ? 'week' : unit;
-  let at = DateTime.fromSeconds(range.start, { zone: tz }).startOf(luxonUnit);
+  if (unit === 'day') {
+    const edges = [DateTime.fromSeconds(range.start, { zone: tz }).startOf('day').toSeconds()];
+    while (edges[edges.length - 1]! < range.end) edges.push(nextDay(edges[edges.length - 1]!, tz));
+    return edges;
+  }
+  let at = DateTime.fromSeconds(range.start, { zone: tz }).startOf(unit);
   const edges: number[] = [];
   while (at.toSeconds() < range.end) {
     edges.push(at.toSeconds());
@@ -74,4 +95,25 @@ export function autoBucket(range: TimeRange): TimeBucket {
 
 export function isoDay(unix: number, tz: string): string {
   return DateTime.fromSeconds(unix, { zone: tz }).toFormat('yyyy-MM-dd');
+}
+
+const MONTH_START = new Map<string, number>();
+
+/** Unix start of the calendar month holding the day that starts at `day`. */
+export function monthStart(day: number, tz: string): number {
+  const key = `${tz}|${day}`;
+  let start = MONTH_START.get(key);
+  if (start === undefined) {
+    start = DateTime.fromSeconds(day, { zone: tz }).startOf('month').toSeconds();
+    if (MONTH_START.size >= NEXT_DAY_LIMIT) MONTH_START.clear();
+    MONTH_START.set(key, start);
+  }
+  return start;
+}
+
+/** Starts of every day of the month beginning at `month`. */
+export function daysOfMonth(month: number, tz: string): number[] {
+  const days = [month];
+  for (let next = nextDay(month, tz); monthStart(next, tz) === month; next = nextDay(next, tz)) days.push(next);
+  return days;
 }

@@ -2,7 +2,7 @@ import type { Database } from '../db/database';
 import { badRequest } from '../errors';
 import { Accumulator, isAdditive } from './accumulator';
 import type { Catalog } from './catalog';
-import { bucketEdges, bucketLabel, nextDay, wholeDays } from './dates';
+import { bucketEdges, bucketLabel, daysOfMonth, monthStart, nextDay, wholeDays } from './dates';
 import { type Component, DISTINCT, METRIC_DEFS, componentsFor, emptyComponents } from './metrics';
 import { bucketCase, frag } from './sql/fragment';
 import { type Group, buildRawSelect } from './sql/raw-query';
@@ -121,8 +121,18 @@ export class StatisticsEngine {
       bucket: plan.edges ? bucketCase('x.day', plan.edges) : null,
       dimension: dimension ? { name: dimension, group: plan.dimensions.length > 0, value: filter?.value ?? null } : null,
     };
-    if (additive.length) acc.addCounts(await this.runner.select(query.id, buildSummarySelect(this.db, { ...base, components: additive })), additive);
     if (distinct) acc.addSketches(await this.runner.select(query.id, buildSummarySelect(this.db, { ...base, components: [], sketches: true })));
+    if (!additive.length) return;
+    // Whole months of a dimension come from the monthly roll-ups, unless the grouping is finer than a month.
+    const split = dimension && (plan.bucket === null || plan.bucket === 'month') ? splitMonths(summaryDays, this.timezone) : { months: [], days: summaryDays };
+    if (split.days.length) {
+      const select = buildSummarySelect(this.db, { ...base, runs: dayRuns(split.days, this.timezone), components: additive });
+      acc.addCounts(await this.runner.select(query.id, select), additive);
+    }
+    if (split.months.length) {
+      const select = buildSummarySelect(this.db, { ...base, runs: split.months.map((m) => ({ first: m, last: m })), components: additive, months: true });
+      acc.addCounts(await this.runner.select(query.id, select), additive);
+    }
   }
 
   private finish(plan: Plan, acc: Accumulator): StatsRow[] {
@@ -173,6 +183,24 @@ export function subtractDays(range: TimeRange, days: readonly number[], tz: stri
   }
   if (at < range.end) out.push({ start: at, end: range.end });
   return out;
+}
+
+/** Months all of whose days are in `days`, and the remaining days. */
+function splitMonths(days: readonly number[], tz: string): { months: number[]; days: number[] } {
+  const byMonth = new Map<number, number[]>();
+  for (const day of days) {
+    const month = monthStart(day, tz);
+    const list = byMonth.get(month);
+    if (list) list.push(day);
+    else byMonth.set(month, [day]);
+  }
+  const months: number[] = [];
+  const rest: number[] = [];
+  for (const [month, list] of byMonth) {
+    if (list.length === daysOfMonth(month, tz).length) months.push(month);
+    else rest.push(...list);
+  }
+  return { months, days: rest };
 }
 
 function dayRuns(days: readonly number[], tz: string): DayRun[] {

@@ -3,7 +3,7 @@ import type { Clock } from '../../clock';
 import type { Database } from '../../db/database';
 import type { SvcLogger } from '../../logger';
 import type { Catalog } from '../catalog';
-import { dayStart, nextDay } from '../dates';
+import { dayStart, daysOfMonth, monthStart, nextDay } from '../dates';
 import { STATUS_EXPR } from '../dimensions';
 import { ADDITIVE } from '../metrics';
 import { VisitorSketch } from '../sketch';
@@ -55,10 +55,13 @@ export class SummaryFolder {
   /** Folds every finished day that has raw hits, whatever its state. */
   async rebuild(progress?: (done: number, total: number) => void): Promise<number> {
     const days = await this.finishedDays();
+    const months = new Set<number>();
     for (const [i, day] of days.entries()) {
-      await this.foldDay(day);
+      await this.foldDay(day, false);
+      months.add(monthStart(day, this.timezone));
       progress?.(i + 1, days.length);
     }
+    for (const month of months) await this.db.transaction((t) => this.rollUpMonth(month, t));
     return days.length;
   }
 
@@ -72,7 +75,8 @@ export class SummaryFolder {
     return days;
   }
 
-  async foldDay(day: number): Promise<void> {
+  /** Replaces the summaries of one day (and, unless told otherwise, the roll-up of its month). */
+  async foldDay(day: number, rollUp = true): Promise<void> {
     const ranges = [{ start: day, end: nextDay(day, this.timezone) }];
     const select = (groups: Group[], visitorList = false) =>
       this.runner.select<Row>(
@@ -116,7 +120,23 @@ export class SummaryFolder {
       await this.insertRows('summary_days', dayRows, t);
       await this.insertRows('summary_dims', dimRows, t);
       await this.insertRows('summary_state', [{ day, folded_at: this.clock.unix(), dirty: 0 }], t);
+      if (rollUp) await this.rollUpMonth(monthStart(day, this.timezone), t);
     });
+  }
+
+  /** Sums the month's daily dimension rows into `summary_dims_month`. */
+  private async rollUpMonth(month: number, t: Transaction): Promise<void> {
+    const q = (name: string) => this.db.quote(this.db.table(name));
+    const days = daysOfMonth(month, this.timezone);
+    const end = nextDay(days[days.length - 1]!, this.timezone);
+    const sums = ADDITIVE.map((c) => `SUM(${c})`).join(', ');
+    await this.db.execute(`DELETE FROM ${q('summary_dims_month')} WHERE day = ?`, [month], t);
+    await this.db.execute(
+      `INSERT INTO ${q('summary_dims_month')} (dimension, status, day, value, ${ADDITIVE.join(', ')}) ` +
+        `SELECT dimension, status, ?, value, ${sums} FROM ${q('summary_dims')} WHERE day >= ? AND day < ? GROUP BY dimension, status, value`,
+      [month, month, end],
+      t,
+    );
   }
 
   private async insertRows(table: string, rows: Row[], t: Transaction): Promise<void> {

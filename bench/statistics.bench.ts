@@ -1,0 +1,85 @@
+import { definePlugin } from '../core/plugins/manifest';
+import { generateTraffic } from '../core/statistics/test/generator';
+import { isoDay } from '../core/statistics/dates';
+import { registerStatisticsTab } from '../plugins/tracking/statistics/register';
+import type { Bench } from './run';
+import { benchDialects, percentile, startBenchKernel } from './support';
+
+const PAGEVIEWS = Number(process.env.SVC_BENCH_PAGEVIEWS || 1_000_000);
+const RUNS = 30;
+const TARGET_P95_MS = 150;
+const TZ = 'Europe/Amsterdam';
+
+/** Every request the statistics dashboard makes for one period. */
+const DASHBOARD: Array<{ name: string; path: string; params?: Record<string, string> }> = [
+  { name: 'compare', path: '/data/compare' },
+  { name: 'insights', path: '/data/insights', params: { metrics: 'visitors,pageviews' } },
+  { name: 'pages', path: '/data/datatable/pages', params: { limit: '10' } },
+  { name: 'referrers', path: '/data/datatable/referrers', params: { limit: '10' } },
+  { name: 'devices', path: '/data/devices', params: { limit: '10' } },
+  { name: 'browsers', path: '/data/devices', params: { group_by: 'browser', limit: '10' } },
+  { name: 'countries', path: '/data/datatable/countries', params: { limit: '10' } },
+  { name: 'not-found-pages', path: '/data/datatable/not-found-pages', params: { limit: '10' } },
+  { name: 'goals', path: '/data/goals' },
+  { name: 'live-visitors', path: '/data/live-visitors' },
+];
+
+const statisticsTab = definePlugin({ name: 'statistics-tab', tier: 'free', register: registerStatisticsTab });
+
+const bench: Bench = {
+  name: `statistics dashboard queries at ${PAGEVIEWS.toLocaleString('en')} pageviews`,
+  async run(log) {
+    for (const dialect of benchDialects()) {
+      const bk = await startBenchKernel(dialect, { SVC_TIMEZONE: TZ, SVC_PLUGINS: 'statistics-tab' }, [statisticsTab]);
+      try {
+        const { kernel } = bk;
+        const admin = (await kernel.users.findByLogin('admin'))!;
+        const auth = `Basic ${Buffer.from(`admin:${(await kernel.appPasswords.create(admin, 'bench')).password}`).toString('base64')}`;
+        const now = kernel.clock.unix();
+        let started = Date.now();
+        await generateTraffic(kernel.db, { pageviews: PAGEVIEWS, days: 365, end: now, timezone: TZ });
+        log(`[${dialect}] loaded ${PAGEVIEWS.toLocaleString('en')} pageviews over 365 days in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+        started = Date.now();
+        const days = await kernel.statistics.folder.rebuild();
+        log(`[${dialect}] folded ${days} days into the summaries in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+
+        const today = isoDay(now, TZ);
+        const periods = {
+          '30 days': { date_start: isoDay(now - 29 * 86400, TZ), date_end: today },
+          '12 months': { date_start: isoDay(now - 364 * 86400, TZ), date_end: today },
+        };
+        const p95: Record<string, Record<string, number>> = {};
+        for (const [period, range] of Object.entries(periods)) {
+          p95[period] = {};
+          for (const q of DASHBOARD) {
+            const url = `${bk.api}${q.path}?${new URLSearchParams({ ...range, ...q.params })}`;
+            const times: number[] = [];
+            for (let i = 0; i < RUNS + 3; i++) {
+              const t0 = performance.now();
+              const res = await fetch(url, { headers: { authorization: auth } });
+              await res.arrayBuffer();
+              if (res.status !== 200) throw new Error(`${q.name}: HTTP ${res.status}`);
+              if (i >= 3) times.push(performance.now() - t0);
+            }
+            times.sort((a, b) => a - b);
+            p95[period]![q.name] = percentile(times, 95);
+            log(`[${dialect}] ${period.padEnd(9)} ${q.name.padEnd(16)} p50 ${percentile(times, 50).toFixed(1).padStart(7)} ms   p95 ${percentile(times, 95).toFixed(1).padStart(7)} ms`);
+          }
+        }
+        const rawChart = { id: 'bench_raw', mode: 'raw' as const, range: { start: now - 30 * 86400, end: now }, metrics: ['visitors' as const, 'pageviews' as const], groupBy: ['day'], filters: [], status: '200' as const };
+        await kernel.statistics.engine.run(rawChart);
+        const t0 = performance.now();
+        await kernel.statistics.engine.run(rawChart);
+        log(`[${dialect}] for comparison, the 30-day chart from raw hits only: ${(performance.now() - t0).toFixed(0)} ms`);
+        const worst = Math.max(...Object.values(p95).flatMap((m) => Object.values(m)));
+        const ratios = DASHBOARD.map((q) => p95['12 months']![q.name]! / Math.max(1, p95['30 days']![q.name]!));
+        log(`[${dialect}] worst p95 ${worst.toFixed(1)} ms (target < ${TARGET_P95_MS} ms on MariaDB): ${worst < TARGET_P95_MS ? 'met' : 'MISSED'}`);
+        log(`[${dialect}] worst 12-month/30-day p95 ratio ${Math.max(...ratios).toFixed(2)} (target <= 3): ${Math.max(...ratios) <= 3 ? 'met' : 'MISSED'}`);
+      } finally {
+        await bk.stop();
+      }
+    }
+  },
+};
+
+export default bench;
