@@ -1,5 +1,5 @@
-import { createApi } from './api';
-import { clear, el, notice } from './dom';
+import { createApi } from '../../../core/assets/client/api';
+import { clear, el, notice } from '../../../core/assets/client/dom';
 
 interface Goal {
   ID: number;
