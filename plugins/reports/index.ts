@@ -22,8 +22,14 @@ export default definePlugin({
     registerJobs(ctx, app);
     registerAdminPages(ctx, app, actions);
     ctx.services.provide('reports', reportsService(app));
+    // Mail clients and webmail pages on other origins load the logos.
     const assets = express.Router();
-    assets.use(express.static(path.join(__dirname, 'views', 'assets'), { maxAge: '7d' }));
+    assets.use(
+      express.static(path.join(__dirname, 'views', 'assets'), {
+        maxAge: '7d',
+        setHeaders: (res) => res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin'),
+      }),
+    );
     ctx.http.mount(ASSETS_PATH, assets, { quiet: true });
   },
 });

@@ -36,6 +36,7 @@ function formatDuration(seconds: number): string {
 
 /** A metric value as shown in a mail: percentages, durations and counts each in their form. */
 export function formatMetric(key: string, value: string | number | null | undefined): string {
+  if (key === 'referrer' && value === '') return 'Direct or unknown';
   if (value === null || value === undefined || value === '') return '–';
   if (typeof value === 'string') return value;
   if (!Number.isFinite(value)) return '–';
