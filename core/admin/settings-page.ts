@@ -1,12 +1,13 @@
 import path from 'node:path';
 import { VIEWS_DIR } from '../paths';
-import type { SettingField, Settings } from '../settings/settings';
+import { SECRET_MASK, type SettingField, type Settings } from '../settings/settings';
 import type { AdminResult, AdminService } from './admin';
 
 const VIEW = path.join(VIEWS_DIR, 'settings.ejs');
 
 /** What the form shows for a field: a flag, a list of chosen values or text. */
 function shown(field: SettingField, value: unknown): boolean | string[] | string {
+  if (field.secret) return value ? SECRET_MASK : '';
   if (field.type === 'boolean') return value === true || value === '1' || value === 'on' || value === 'true';
   if (field.type === 'multiselect') return (Array.isArray(value) ? value : value === undefined || value === '' ? [] : [value]).map(String);
   return value === undefined || value === null ? '' : String(value);

@@ -15,6 +15,11 @@ export interface SettingField<T = unknown> {
   default: T;
   /** Lowest license that offers the setting. */
   tier?: License;
+  /**
+   * A secret (API key, webhook secret): `values()` shows SECRET_MASK instead
+   * of it, and saving the mask back keeps the stored value (empty clears it).
+   */
+  secret?: boolean;
   /** Turns a submitted value into the stored one; throws a 400 SvcError naming the problem. */
   parse(raw: unknown): T;
 }
@@ -24,6 +29,9 @@ export interface SaveResult {
   /** Message per field key; nothing is saved when any field fails. */
   errors: Record<string, string>;
 }
+
+/** What the settings page shows for a stored secret. */
+export const SECRET_MASK = '••••••••';
 
 /** The settings page's fields, registered by the kernel and plugins. */
 export class Settings {
@@ -50,9 +58,13 @@ export class Settings {
     return this.options.get<T>(key, field.default as T);
   }
 
+  /** Values for display: secrets are masked. */
   async values(): Promise<Record<string, unknown>> {
     const out: Record<string, unknown> = {};
-    for (const field of this.list()) out[field.key] = await this.options.get(field.key, field.default);
+    for (const field of this.list()) {
+      const value = await this.options.get(field.key, field.default);
+      out[field.key] = field.secret ? (value ? SECRET_MASK : '') : value;
+    }
     return out;
   }
 
@@ -70,6 +82,7 @@ export class Settings {
         errors[key] = 'This is not a setting.';
         continue;
       }
+      if (field.secret && raw === SECRET_MASK) continue;
       try {
         parsed.push([key, field.parse(raw)]);
       } catch (err) {

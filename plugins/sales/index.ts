@@ -7,6 +7,7 @@ import { datatableService } from './datatables/service';
 import { salesMigrations } from './migrations';
 import { registerActionRoute } from './routes/actions';
 import { registerIngestRoute } from './routes/ingest';
+import { guardSegments } from './routes/segments';
 import './contract';
 
 /** Business tier: ecommerce ingestion and analytics, subscriptions and their backfill (ecommerce.md). */
@@ -29,5 +30,6 @@ export default definePlugin({
     registerSalesData(core);
     registerIngestRoute(core);
     registerActionRoute(core);
+    guardSegments(core);
   },
 });

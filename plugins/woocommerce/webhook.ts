@@ -1,0 +1,66 @@
+import express from 'express';
+import { SvcError, badRequest, unavailable } from '../../core/errors';
+import type { PluginContext } from '../../core/plugins/context';
+import type { SvcServices } from '../../core/plugins/services';
+import type { WooClient } from './client';
+import { type IngestEvent, isPaid, orderEvent, renewalEvent, renewalOf, subscriptionEvents } from './mapping';
+import { WEBHOOK_SECRET } from './settings';
+import { verifySignature } from './signature';
+import type { WcOrder, WcSubscription } from './types';
+
+export const WEBHOOK_PATH = '/ecommerce/webhooks/woocommerce';
+const PING = /^webhook_id=\d+$/;
+
+/**
+ * `POST {api_base}/ecommerce/webhooks/woocommerce`: deliveries of the store's
+ * order and subscription webhooks. The raw body is checked against
+ * `X-WC-Webhook-Signature` before anything is read; a forged or missing
+ * signature answers 400 and stores nothing. Paid orders become `order`
+ * events, renewal orders also `renewed` events, subscriptions their
+ * lifecycle events, all through the sales ingestion path.
+ */
+export function registerWebhook(ctx: PluginContext, sales: SvcServices['sales'], client: WooClient): void {
+  ctx.rest.route({
+    method: 'POST',
+    path: WEBHOOK_PATH,
+    capability: null,
+    nonce: false,
+    before: [express.raw({ type: () => true, limit: '2mb' })],
+    handler: async ({ body, headers }) => {
+      const raw = Buffer.isBuffer(body) ? body : Buffer.alloc(0);
+      const topic = String(headers['x-wc-webhook-topic'] ?? '');
+      if (!topic && !headers['x-wc-webhook-signature'] && PING.test(raw.toString('utf8').trim())) return { success: true };
+      const secret = await ctx.settings.get<string>(WEBHOOK_SECRET);
+      if (!secret) throw unavailable('WooCommerce webhooks are not configured: set the webhook secret in the settings.', 'svc_webhook_not_configured');
+      if (!verifySignature(raw, headers['x-wc-webhook-signature'] as string | undefined, secret)) {
+        throw badRequest('The webhook signature does not match.', 'svc_invalid_signature');
+      }
+      let payload: unknown;
+      try {
+        payload = JSON.parse(raw.toString('utf8'));
+      } catch {
+        throw badRequest('The webhook body is not valid JSON.', 'svc_invalid_json');
+      }
+      if (!payload || typeof payload !== 'object' || Array.isArray(payload)) throw badRequest('The webhook body must be a JSON object.', 'svc_invalid_webhook');
+      const events = await eventsOf(topic, payload, client, ctx.clock.unix());
+      return { success: true, ...(await sales.ingest(events, { source: 'woocommerce' })) };
+    },
+  });
+}
+
+async function eventsOf(topic: string, payload: object, client: WooClient, now: number): Promise<IngestEvent[]> {
+  const resource = topic.split('.')[0];
+  if (resource === 'subscription') return subscriptionEvents(payload as WcSubscription, now);
+  if (resource !== 'order') return [];
+  const order = payload as WcOrder;
+  if (!Array.isArray(order.line_items)) throw badRequest('The order has no line_items.', 'svc_invalid_webhook');
+  const events: IngestEvent[] = [];
+  const placed = orderEvent(order);
+  if (placed) events.push(placed);
+  const renewed = renewalOf(order);
+  if (renewed !== null && isPaid(order)) {
+    if (!(await client.configured())) throw new SvcError('svc_webhook_not_configured', 'A renewal needs the store REST API: set the store address and API keys.', 503);
+    events.push(renewalEvent(await client.subscription(renewed), order));
+  }
+  return events;
+}
