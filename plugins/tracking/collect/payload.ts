@@ -44,12 +44,18 @@ export function cleanExternalUrl(value: unknown): string {
   return url ? url.href : '';
 }
 
-/** Plain text of a search term: tags and entities removed, whitespace collapsed. */
+const MARKUP = /<\s*\/?\s*[a-z!]|javascript\s*:/i;
+
+/**
+ * Plain text of a search term: whitespace collapsed, entities removed. A term
+ * carrying markup is a probe, not a search: it gives ''.
+ */
 export function plainText(value: unknown, max: number): string {
   const text = cleanText(value, 2000);
+  if (MARKUP.test(text)) return '';
   return truncate(
     text
-      .replace(/<[^>]*>?/g, ' ')
+      .replace(/[<>"]/g, ' ')
       .replace(/&(#\d+|#x[\da-f]+|[a-z]+);/gi, ' ')
       .replace(/\s+/g, ' ')
       .trim(),

@@ -1,12 +1,20 @@
 import type { PluginContext } from '../../../core/plugins/context';
+import { registerDemo } from '../demo/demo-command';
 import { registerGeo } from '../geo/register';
-import { registerGoals } from '../goals/register';
 import { GoalStore } from '../goals/goal-store';
+import { renderBlockGoal } from '../goals/block-goals';
+import { registerGoals } from '../goals/register';
+import type { TrackingService } from '../hooks';
+import { registerExternalLinks } from '../links/register';
 import { registerAjaxRoute } from '../routes/ajax';
+import { registerStatusRoutes } from '../routes/status';
 import { registerTrackRoutes } from '../routes/track';
+import { registerSearch } from '../search/register';
+import { TransportStatusService } from '../status/transport-status';
 import { DomainWatch } from './domains';
 import { HitWriter } from './hit-writer';
 import { createInsertReturning } from './insert-returning';
+import { removeJunkBrowsers } from './junk-browsers';
 import { LookupIds } from './lookups';
 import { RotatingSalt } from './rotating-salt';
 import { Tracker } from './tracker';
@@ -20,7 +28,6 @@ export async function registerCollection(ctx: PluginContext): Promise<void> {
   await config.materialise();
   const goals = new GoalStore(ctx.db, ctx.options, ctx.clock);
   await goals.init();
-  const lookups = new LookupIds(ctx.db, ctx.cache);
   const tracker = new Tracker({
     config,
     hooks: ctx.hooks,
@@ -29,7 +36,7 @@ export async function registerCollection(ctx: PluginContext): Promise<void> {
     debug: ctx.config.debug,
     transients: ctx.transients,
     agents: new AgentParser(),
-    lookups,
+    lookups: new LookupIds(ctx.db, ctx.cache),
     salt: new RotatingSalt(ctx.db, ctx.options, ctx.clock),
     states: new VisitorStates(ctx.db),
     writer: new HitWriter(ctx.db, await createInsertReturning(ctx.db), ctx.logger),
@@ -37,8 +44,28 @@ export async function registerCollection(ctx: PluginContext): Promise<void> {
     domains: new DomainWatch(ctx.options),
   });
   ctx.onStop(() => tracker.settled());
+
   await registerGeo(ctx);
-  registerGoals(ctx, goals, tracker);
+  const hookGoals = registerGoals(ctx, goals);
+  const searches = registerSearch(ctx, tracker);
+  await registerExternalLinks(ctx, config);
+  const status = new TransportStatusService({ options: ctx.options, clock: ctx.clock, config: ctx.config, logger: ctx.logger });
+  registerStatusRoutes(ctx, status);
   registerTrackRoutes(ctx, tracker);
   registerAjaxRoute(ctx);
+  registerDemo(ctx, tracker, goals);
+
+  ctx.hooks.addAction('svc_weekly', async () => {
+    const removed = await removeJunkBrowsers(ctx.db, ctx.cache);
+    if (removed.browsers > 0) ctx.logger.info(removed, 'junk browsers removed');
+  });
+
+  const service: TrackingService = {
+    handleHook: (hookName, uid) => hookGoals.handleHook(hookName, uid),
+    captureSearchAndPosts: (posts, query) => searches.captureSearchAndPosts(posts, query),
+    linkPendingSearch: (id, statistic) => searches.linkPendingSearch(id, statistic),
+    renderBlockGoal,
+    transportStatus: () => status.get(),
+  };
+  ctx.services.provide('tracking', service);
 }

@@ -86,27 +86,20 @@ export class Tracker {
   }
 
   private async process(payload: Record<string, unknown>, request: HitRequest, time: number): Promise<TrackResult> {
-    const { hooks } = this.d;
     const cfg = await this.d.config.get();
 
     // 1. IP block, before anything else is looked at.
-    const ip = await hooks.applyFilters('svc_visitor_ip', resolveVisitorIp(request.headers, request.remoteAddress));
-    const blocked = this.blocklists.get(await hooks.applyFilters('svc_ip_blocklist', cfg.ipBlocklist));
-    if (blocked.matches(typeof ip === 'string' ? ip : '') && !(await this.isTestHit(payload.url))) return this.drop('ip blocked', payload);
+    const ip = await this.visitorIp(request);
+    if ((await this.ipBlocked(ip, cfg)) && !(await this.isTestHit(payload.url))) return this.drop('ip blocked', payload);
 
     // 2. Sanitise and parse the user agent.
     const hit = sanitisePayload(payload);
     const agent = this.d.agents.parse(hit.user_agent);
     if (agent.bot) return this.drop('bot', hit);
 
-    // 3. Custom block rules and the visitor's own choices.
-    const rule = matchingRule(cfg.blockRules, [hit.url + (hit.parameters ? `?${hit.parameters}` : ''), hit.referrer, hit.user_agent]);
-    if (rule) return this.drop('blocked by custom rule', hit, { rule: rule.source });
-    if (cfg.doNotTrack && sendsDoNotTrack(request.headers)) return this.drop('do not track', hit);
-    if (await this.excludedRole(request.principal, cfg)) return this.drop('excluded role', hit);
-
-    // 4. Referrer spam.
-    if (hit.referrer && isReferrerSpam(hit.referrer)) return this.drop('referrer is spam', hit);
+    // 3. Custom block rules and the visitor's own choices; 4. referrer spam.
+    const excluded = await this.excluded(request, hit, cfg);
+    if (excluded) return this.drop(excluded.outcome, hit, excluded.extra);
 
     const { uid, fingerprint } = await identify(
       {
@@ -114,7 +107,7 @@ export class Tracker {
         headless: cfg.headless,
         uid: hit.uid,
         fingerprint: hit.fingerprint,
-        ip: String(ip),
+        ip,
         userAgent: header(request.headers, 'user-agent') || hit.user_agent,
       },
       this.d.salt,
@@ -125,7 +118,7 @@ export class Tracker {
       this.d.lookups.id('platforms', agent.platform),
       this.d.lookups.id('devices', agent.device),
     ]);
-    const sanitized: SvcSanitizedHit = { ...hit, uid, fingerprint, ip: String(ip), time, browser_id, browser_version_id, platform_id, device_id };
+    const sanitized: SvcSanitizedHit = { ...hit, uid, fingerprint, ip, time, browser_id, browser_version_id, platform_id, device_id };
     return hitContext.run(request, () => this.locks.run(uid, () => this.record(sanitized, cfg)));
   }
 
@@ -199,6 +192,42 @@ export class Tracker {
     // 10. Outbound link, fired for every recorded hit.
     await hooks.doAction('svc_track_external_link', written.statisticId, hit.external_link_url);
     return { recorded: true, hitType, statisticId: written.statisticId, sessionId: written.sessionId, uid: hit.uid };
+  }
+
+  /**
+   * The exclusions of a hit without recording anything (search capture uses
+   * the same rules): IP block, bots, custom rules, Do Not Track, excluded
+   * roles and referrer spam. Null when the request may be counted.
+   */
+  async screen(request: HitRequest, fields: Pick<HitPayload, 'url' | 'parameters' | 'referrer' | 'user_agent'>): Promise<DropOutcome | null> {
+    const cfg = await this.d.config.get();
+    if (await this.ipBlocked(await this.visitorIp(request), cfg)) return 'ip blocked';
+    const userAgent = fields.user_agent || header(request.headers, 'user-agent');
+    if (this.d.agents.parse(userAgent).bot) return 'bot';
+    return (await this.excluded(request, { ...fields, user_agent: userAgent }, cfg))?.outcome ?? null;
+  }
+
+  private async visitorIp(request: HitRequest): Promise<string> {
+    const ip = await this.d.hooks.applyFilters('svc_visitor_ip', resolveVisitorIp(request.headers, request.remoteAddress));
+    return typeof ip === 'string' ? ip : '';
+  }
+
+  private async ipBlocked(ip: string, cfg: TrackingConfig): Promise<boolean> {
+    const list = await this.d.hooks.applyFilters('svc_ip_blocklist', [...cfg.ipBlocklist]);
+    return this.blocklists.get(Array.isArray(list) ? list.filter((x): x is string => typeof x === 'string') : []).matches(ip);
+  }
+
+  private async excluded(
+    request: HitRequest,
+    hit: Pick<HitPayload, 'url' | 'parameters' | 'referrer' | 'user_agent'>,
+    cfg: TrackingConfig,
+  ): Promise<{ outcome: DropOutcome; extra?: Record<string, unknown> } | null> {
+    const rule = matchingRule(cfg.blockRules, [hit.url + (hit.parameters ? `?${hit.parameters}` : ''), hit.referrer, hit.user_agent]);
+    if (rule) return { outcome: 'blocked by custom rule', extra: { rule: rule.source } };
+    if (cfg.doNotTrack && sendsDoNotTrack(request.headers)) return { outcome: 'do not track' };
+    if (await this.excludedRole(request.principal, cfg)) return { outcome: 'excluded role' };
+    if (hit.referrer && isReferrerSpam(hit.referrer)) return { outcome: 'referrer is spam' };
+    return null;
   }
 
   private async excludedRole(principal: Principal, cfg: TrackingConfig): Promise<boolean> {

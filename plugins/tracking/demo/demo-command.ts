@@ -1,0 +1,125 @@
+import { randomBytes } from 'node:crypto';
+import { ANONYMOUS } from '../../../core/auth/types';
+import { UsageError, parseCommandArgs } from '../../../core/cli/args';
+import type { CliIO } from '../../../core/cli/command';
+import type { PluginContext } from '../../../core/plugins/context';
+import type { Tracker } from '../collect/tracker';
+import type { GoalStore } from '../goals/goal-store';
+import type { SvcDemoVisit } from '../hooks';
+import { DEMO_404S, DEMO_AGENTS, DEMO_PAGES, DEMO_REFERRERS, DEMO_SEARCHES, between, publicIp, seeded, weighted } from './demo-traffic';
+
+const DAY = 86_400;
+/** Visitors simulated at once. */
+const PARALLEL = 20;
+
+interface Visitor {
+  uid: string;
+  ip: string;
+  ua: string;
+}
+
+function count(raw: string | undefined, name: string, fallback: number, max: number): number {
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > max) throw new UsageError(`--${name} must be a whole number from 1 to ${max}`);
+  return Number(raw);
+}
+
+/** Demo goals, created once when the site has none. */
+async function demoGoals(goals: GoalStore): Promise<{ pricing: number; signup: number }> {
+  const existing = await goals.list();
+  const find = (title: string) => existing.find((g) => g.title === title)?.ID;
+  const pricing = find('Viewed pricing') ?? (await goals.create({ title: 'Viewed pricing', type: 'visits', status: 'active', url: '/pricing/', page_id: 2 })).ID;
+  const signup = find('Clicked sign up') ?? (await goals.create({ title: 'Clicked sign up', type: 'clicks', status: 'active', selector: '#signup' })).ID;
+  return { pricing, signup };
+}
+
+/**
+ * `svc demo [--days N] [--visitors N]`: visitors per day over the last days,
+ * each with one or more sessions of page views and heartbeats, sent through
+ * the tracking pipeline with their own times, IPs, devices and referrers,
+ * plus 404s, site searches and goal completions. Fires `svc_demo_generated`.
+ */
+export function registerDemo(ctx: PluginContext, tracker: Tracker, goals: GoalStore): void {
+  ctx.hooks.declareAction('svc_demo_generated', ['visits']);
+  ctx.cli.command({
+    name: 'demo',
+    summary: 'Generate realistic traffic through the tracking pipeline',
+    usage: '[--days N] [--visitors N]  (visitors per day; defaults 14 and 40)',
+    async run(args: string[], io: CliIO): Promise<number> {
+      const { values } = parseCommandArgs(args, ['days', 'visitors', 'seed'], { min: 0, max: 0 });
+      const days = count(values.days, 'days', 14, 366);
+      const perDay = count(values.visitors, 'visitors', 40, 5_000);
+      const random = seeded(values.seed ? count(values.seed, 'seed', 1, 2 ** 31) : randomBytes(4).readUInt32BE(0));
+      const goalIds = await demoGoals(goals);
+      const site = new URL(ctx.config.baseUrl).origin;
+      const returning: Visitor[] = [];
+      const visits: SvcDemoVisit[] = [];
+      const today = Math.floor(ctx.clock.unix() / DAY) * DAY;
+      const total = days * perDay;
+      let done = 0;
+
+      const send = (visitor: Visitor, payload: Record<string, unknown>, time: number) =>
+        tracker.track(payload, { headers: { 'user-agent': visitor.ua, 'x-forwarded-for': visitor.ip }, remoteAddress: '127.0.0.1', principal: ANONYMOUS }, time);
+
+      const simulate = async (visitor: Visitor, start: number) => {
+        const referrer = weighted(random, DEMO_REFERRERS).url;
+        let time = start;
+        for (let n = between(random, 1, 5), i = 0; i < n; i++) {
+          const roll = random();
+          const page = weighted(random, DEMO_PAGES);
+          const notFound = roll < 0.05;
+          const search = !notFound && roll < 0.1 ? DEMO_SEARCHES[between(random, 0, DEMO_SEARCHES.length - 1)]! : '';
+          const path = notFound ? DEMO_404S[between(random, 0, DEMO_404S.length - 1)]! : search ? `/?s=${encodeURIComponent(search)}` : page.path;
+          const url = `${site}${path}`;
+          const result = await send(
+            visitor,
+            {
+              url,
+              uid: visitor.uid,
+              fingerprint: false,
+              user_agent: visitor.ua,
+              referrer_url: i === 0 ? referrer : '',
+              time_on_page: 0,
+              completed_goals: page.path === '/pricing/' && random() < 0.3 ? [goalIds.signup] : [],
+              page_id: notFound || search ? 0 : page.id,
+              page_type: notFound ? '404' : search ? 'search' : page.type,
+              search_term: search,
+            },
+            time,
+          );
+          if (result.recorded) visits.push({ uid: visitor.uid, time, url, session: result.sessionId });
+          for (let beats = between(random, 0, 3), b = 0; b < beats; b++) {
+            const seconds = between(random, 5, 60);
+            time += seconds;
+            await send(visitor, { url, uid: visitor.uid, fingerprint: false, user_agent: '', time_on_page: seconds }, time);
+          }
+          time += between(random, 5, 120);
+        }
+      };
+
+      for (let d = days - 1; d >= 0; d--) {
+        const dayStart = today - d * DAY;
+        const latest = d === 0 ? Math.max(dayStart, ctx.clock.unix() - 600) : dayStart + DAY - 900;
+        const plans = Array.from({ length: perDay }, () => {
+          const back = returning.length > 0 && random() < 0.3;
+          const visitor = back ? returning[between(random, 0, returning.length - 1)]! : { uid: randomBytes(8).toString('hex'), ip: publicIp(random), ua: weighted(random, DEMO_AGENTS).ua };
+          if (!back) returning.push(visitor);
+          return { visitor, start: between(random, dayStart, Math.max(dayStart, latest)) };
+        });
+        plans.sort((a, b) => a.start - b.start);
+        for (let i = 0; i < plans.length; i += PARALLEL) {
+          const chunk = plans.slice(i, i + PARALLEL);
+          const seen = new Set<string>();
+          // A visitor twice in one chunk would interleave two sessions; run those later.
+          await Promise.all(chunk.filter((p) => !seen.has(p.visitor.uid) && seen.add(p.visitor.uid)).map((p) => simulate(p.visitor, p.start)));
+          for (const p of chunk.filter((p, n) => chunk.findIndex((q) => q.visitor.uid === p.visitor.uid) !== n)) await simulate(p.visitor, p.start);
+          done += chunk.length;
+          io.progress(done, total, 'visitors');
+        }
+      }
+      await ctx.hooks.doAction('svc_demo_generated', visits);
+      io.out(`Generated ${visits.length} page views from ${returning.length} visitors over ${days} days.`);
+      return 0;
+    },
+  });
+}

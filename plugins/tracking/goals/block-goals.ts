@@ -1,0 +1,103 @@
+import type { Clock } from '../../../core/clock';
+import type { Database } from '../../../core/db/database';
+import { badRequest } from '../../../core/errors';
+import { cleanText } from '../collect/text';
+import { type Goal, GOAL_DEFAULTS } from './goal';
+import type { GoalStore } from './goal-store';
+
+/** Block goals never saved with a page are removed after this long. */
+export const UNSAVED_BLOCK_GOAL_SECONDS = 24 * 60 * 60;
+
+const UID_RE = /^[A-Za-z0-9_-]{1,64}$/;
+
+export interface BlockGoalAttributes {
+  svcGoalActive?: unknown;
+  svcGoalUid?: unknown;
+}
+
+/**
+ * Adds `data-svc-goal="<uid>"` to the first opening tag of a block's HTML when
+ * the block is an active goal and the attribute is not there yet (§8.1).
+ */
+export function renderBlockGoal(html: string, attributes: BlockGoalAttributes): string {
+  const uid = attributes.svcGoalUid;
+  if (attributes.svcGoalActive !== true || typeof uid !== 'string' || !UID_RE.test(uid)) return html;
+  const open = /<([a-zA-Z][\w:-]*)(\s[^>]*)?(\/?)>/.exec(html);
+  if (!open || /\sdata-svc-goal\s*=/.test(open[2] ?? '')) return html;
+  const tag = `<${open[1]}${open[2] ?? ''} data-svc-goal="${uid}"${open[3]}>`;
+  return html.slice(0, open.index) + tag + html.slice(open.index + open[0].length);
+}
+
+export interface PostBlocks {
+  page_id: number;
+  permalink: string;
+  blocks: Array<{ uid: string; active: boolean; title: string }>;
+}
+
+/** Validates the body of a block-goal sync. */
+export function parsePostBlocks(body: unknown): PostBlocks {
+  const b = (body ?? {}) as Record<string, unknown>;
+  const pageId = b.page_id;
+  if (typeof pageId !== 'number' || !Number.isSafeInteger(pageId) || pageId <= 0) throw badRequest('page_id: a post id is required.');
+  const permalink = typeof b.permalink === 'string' ? cleanText(b.permalink, 256) : '';
+  if (!/^(\/\S*|https?:\/\/\S+)$/.test(permalink) || permalink.length > 255) throw badRequest('permalink: a path or URL is required.');
+  if (!Array.isArray(b.blocks) || b.blocks.length > 500) throw badRequest('blocks: a list of at most 500 blocks is required.');
+  const blocks = b.blocks.map((raw, i) => {
+    const block = (raw ?? {}) as Record<string, unknown>;
+    if (typeof block.uid !== 'string' || !UID_RE.test(block.uid)) throw badRequest(`blocks[${i}].uid: letters, digits, _ or - (at most 64).`);
+    return { uid: block.uid, active: block.active === true, title: cleanText(block.title, 255) };
+  });
+  return { page_id: pageId, permalink, blocks };
+}
+
+/**
+ * Block goals (§8.1): stored with block_goal = 1 and the page id, their URL
+ * kept equal to the page's permalink; goals of blocks gone from the page are
+ * deactivated when they have conversions and deleted otherwise; goals never
+ * saved with a page are cleaned up daily.
+ */
+export class BlockGoals {
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+    private readonly goals: GoalStore,
+  ) {}
+
+  private t(name: string): string {
+    return this.db.quote(this.db.table(name));
+  }
+
+  async sync(post: PostBlocks): Promise<Goal[]> {
+    const existing = (await this.goals.list()).filter((g) => g.block_goal === 1);
+    const byUid = new Map(existing.map((g) => [g.block_uid, g]));
+    const wanted = new Set(post.blocks.map((b) => b.uid));
+    for (const block of post.blocks) {
+      const fields = { status: block.active ? 'active' : 'inactive', page_id: post.page_id, url: post.permalink } as const;
+      const goal = byUid.get(block.uid);
+      if (goal) await this.goals.write(goal.ID, { ...fields, ...(block.title ? { title: block.title } : {}) });
+      else await this.goals.create({ ...GOAL_DEFAULTS, ...fields, title: block.title || 'Block goal', type: 'clicks', selector: `[data-svc-goal="${block.uid}"]`, block_goal: 1, block_uid: block.uid });
+    }
+    for (const goal of existing) {
+      if (goal.page_id !== post.page_id || wanted.has(goal.block_uid)) continue;
+      if (await this.hasConversions(goal.ID)) await this.goals.write(goal.ID, { status: 'inactive' });
+      else await this.goals.delete(goal.ID);
+    }
+    return (await this.goals.list()).filter((g) => g.block_goal === 1 && g.page_id === post.page_id);
+  }
+
+  /** Removes block goals that were never saved with a page and have no conversions. */
+  async cleanUp(): Promise<number> {
+    const removed = await this.db.execute(
+      `DELETE FROM ${this.t('goals')} WHERE block_goal = 1 AND page_id = 0 AND date_created < ?
+        AND NOT EXISTS (SELECT 1 FROM ${this.t('goal_statistics')} gs WHERE gs.goal_id = ${this.t('goals')}.ID)`,
+      [this.clock.unix() - UNSAVED_BLOCK_GOAL_SECONDS],
+    );
+    if (removed > 0) await this.goals.changed();
+    return removed;
+  }
+
+  private async hasConversions(goalId: number): Promise<boolean> {
+    const rows = await this.db.select(`SELECT 1 AS x FROM ${this.t('goal_statistics')} WHERE goal_id = ? LIMIT 1`, [goalId]);
+    return rows.length > 0;
+  }
+}

@@ -1,0 +1,55 @@
+import type { Request } from 'express';
+import type { Clock } from '../../../core/clock';
+import type { Database } from '../../../core/db/database';
+import { cleanId } from '../collect/payload';
+import { WINDOW_SECONDS } from '../collect/tracker';
+import type { GoalStore } from './goal-store';
+
+/** The tracker's cookie in cookie mode. */
+const UID_COOKIE = /(?:^|;\s*)svc_uid=([^;]*)/;
+
+/**
+ * Server-side goals of type `hook` (tracking.md §4.1): `handleHook(hookName,
+ * uid)` completes the active hook goals named `hookName` for the visitor's
+ * current pageview. The `uid` argument counts only when `SVC_HEADLESS_DOMAIN`
+ * is defined; otherwise the visitor comes from the `svc_uid` cookie of the
+ * request being served.
+ */
+export class HookGoals {
+  constructor(
+    private readonly deps: {
+      db: Database;
+      clock: Clock;
+      goals: GoalStore;
+      headlessDomain: string | null;
+      currentRequest: () => Request | undefined;
+    },
+  ) {}
+
+  /** Number of goals recorded (0 when no goal, visitor or pageview matches). */
+  async handleHook(hookName: string, uid = ''): Promise<number> {
+    const { db, clock } = this.deps;
+    const goals = (await this.deps.goals.activeGoals()).filter((g) => g.type === 'hook' && g.hook === hookName);
+    if (goals.length === 0) return 0;
+    const cookie = this.deps.currentRequest()?.headers.cookie?.match(UID_COOKIE)?.[1];
+    const visitor = cleanId(this.deps.headlessDomain ? uid : cookie ? decodeURIComponent(cookie) : '');
+    if (!visitor) return 0;
+    const q = db.quote;
+    const [row] = await db.select<{ ID: number; session_id: number }>(
+      `SELECT st.ID, st.session_id FROM ${q(db.table('sessions'))} s JOIN ${q(db.table('statistics'))} st ON st.session_id = s.ID
+        WHERE s.uid = ? AND s.last_time >= ? ORDER BY st.ID DESC LIMIT 1`,
+      [visitor, clock.unix() - WINDOW_SECONDS],
+    );
+    if (!row) return 0;
+    const verb = db.dialect === 'mysql' ? 'INSERT IGNORE' : 'INSERT OR IGNORE';
+    return db.transaction(async (t) => {
+      const added = await db.execute(
+        `${verb} INTO ${q(db.table('goal_statistics'))} (statistic_id, goal_id) VALUES ${goals.map(() => '(?, ?)').join(', ')}`,
+        goals.flatMap((g) => [row.ID, g.ID]),
+        t,
+      );
+      await db.execute(`UPDATE ${q(db.table('sessions'))} SET goal_id = ? WHERE ID = ?`, [goals[0]!.ID, row.session_id], t);
+      return added;
+    });
+  }
+}

@@ -1,0 +1,34 @@
+import type { PluginContext } from '../../../core/plugins/context';
+import type { TrackingConfigCache } from '../collect/tracking-config';
+import { LinkLookup } from './link-lookup';
+import { LinkScraper } from './link-scraper';
+import { normaliseLinkUrl } from './normalize';
+
+/**
+ * Outbound link clicks (paid tiers record them, tracking.md §3.3 step 10):
+ * the clicked URL, normalised, is looked up in the external-links table and
+ * joined to the pageview, at most once per pageview. The lookup is filled by
+ * the daily scraper.
+ */
+export async function registerExternalLinks(ctx: PluginContext, config: TrackingConfigCache): Promise<LinkScraper> {
+  const lookup = new LinkLookup(ctx.db, ctx.options);
+  await lookup.init();
+  const scraper = new LinkScraper({ db: ctx.db, clock: ctx.clock, logger: ctx.logger, config: ctx.config, options: ctx.options, lookup });
+  const verb = ctx.db.dialect === 'mysql' ? 'INSERT IGNORE' : 'INSERT OR IGNORE';
+
+  ctx.hooks.addAction('svc_track_external_link', async (statisticId, url) => {
+    if (!ctx.config.pro || !url || !(statisticId > 0)) return;
+    if (!(await config.get()).trackExternalLinks) return;
+    const normalised = normaliseLinkUrl(url);
+    const linkId = normalised ? await lookup.idOf(normalised) : 0;
+    if (linkId === 0) return;
+    await ctx.db.execute(
+      `${verb} INTO ${ctx.db.quote(ctx.db.table('statistics_external_links'))} (statistic_id, external_link_id, time) VALUES (?, ?, ?)`,
+      [statisticId, linkId, ctx.clock.unix()],
+    );
+  });
+  ctx.hooks.addAction('svc_daily', async () => {
+    if (ctx.config.pro && (await config.get()).trackExternalLinks) await scraper.run();
+  });
+  return scraper;
+}
