@@ -5,8 +5,8 @@ import type { AddressInfo } from 'node:net';
 export interface FakeStore {
   url: string;
   requests: string[];
-  subscriptions: Array<Record<string, any>>;
-  orders: Map<number, Array<Record<string, any>>>;
+  subscriptions: Array<{ id: number; start_date_gmt: string } & Record<string, unknown>>;
+  orders: Map<number, Array<Record<string, unknown>>>;
   close(): Promise<void>;
 }
 
