@@ -14,7 +14,7 @@ export interface AssetDef {
 
 /** `ctx.assets`. */
 export interface AssetsApi {
-  /** Serves a browser entry point; returns its URL path (with the base path). */
+  /** Serves a browser entry point (registering the same entry again is a no-op); returns its URL path (with the base path). */
   register(def: AssetDef): string;
   /** The URL with `?v=<content hash>`, cached by browsers for a year (bundles the entry when needed). */
   versionedUrl(entry: string): Promise<string>;
@@ -65,7 +65,9 @@ export class AssetService {
     const entry = def.entry.split(path.sep).join('/');
     const { name, ext } = assetName(entry);
     const urlPath = def.path ?? `/svc/assets/${name}.${ext}`;
-    if (this.byPath.has(urlPath) || this.byEntry.has(entry)) throw new Error(`asset ${entry} is registered twice`);
+    const existing = this.byEntry.get(entry);
+    if (existing && existing.urlPath === urlPath) return `${this.basePath}${urlPath}`;
+    if (this.byPath.has(urlPath) || existing) throw new Error(`asset ${entry} is registered twice with different paths`);
     const asset: Registered = { entry, name, ext, urlPath, built: null };
     this.byPath.set(urlPath, asset);
     this.byEntry.set(entry, asset);

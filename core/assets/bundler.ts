@@ -33,15 +33,15 @@ export function assetName(entry: string): { name: string; ext: string } {
   return { name: `${plugin}${match[1]}`, ext: match[2] === 'css' ? 'css' : 'js' };
 }
 
-/** Entry points of every plugin's `client/` folder, relative to `root`. */
+/** Entry points of `core/assets/client/` and of every plugin's `client/` folder, relative to `root`. */
 export function discoverEntries(root: string): string[] {
   const plugins = path.join(root, 'plugins');
-  if (!fs.existsSync(plugins)) return [];
+  const dirs = [path.join('core', 'assets', 'client')];
+  if (fs.existsSync(plugins)) for (const plugin of fs.readdirSync(plugins).sort()) dirs.push(path.join('plugins', plugin, 'client'));
   const entries: string[] = [];
-  for (const plugin of fs.readdirSync(plugins).sort()) {
-    const dir = path.join(plugins, plugin, 'client');
-    if (!fs.existsSync(dir)) continue;
-    for (const file of fs.readdirSync(dir).sort()) if (ENTRY.test(file)) entries.push(path.join('plugins', plugin, 'client', file));
+  for (const dir of dirs) {
+    if (!fs.existsSync(path.join(root, dir))) continue;
+    for (const file of fs.readdirSync(path.join(root, dir)).sort()) if (ENTRY.test(file)) entries.push(path.join(dir, file));
   }
   return entries;
 }

@@ -48,7 +48,7 @@ export const CORE_DIMENSIONS: readonly DimensionDef[] = [
   { name: 'country', label: 'Country', expr: "COALESCE(loc.country_code, '')", joins: ['location'], summarised: true, aliases: ['country_code'] },
   { name: 'region', label: 'Region', expr: "COALESCE(loc.state, '')", joins: ['location'], aliases: ['state'] },
   { name: 'city', label: 'City', expr: "COALESCE(loc.city, '')", joins: ['location'] },
-  { name: 'goal', label: 'Goal', expr: 'gs.goal_id', joins: ['goal'], aliases: ['goal_id'] },
+  { name: 'goal', label: 'Goal', expr: 'gs.goal_id', joins: ['goal'], summarised: true, aliases: ['goal_id'] },
 ];
 
 /** Internal grouping of the summaries: 1 for 404 hits, 0 for the rest. */

@@ -25,8 +25,8 @@ export function formatValue(value: unknown, format: Column['format'] = 'number')
   return formatNumber(value);
 }
 
-/** A ranked table; rows with a value filter the dashboard when clicked (or activated with the keyboard). */
-export function renderTable(target: Element, spec: TableSpec, rows: Row[], onFilter: (dimension: string, value: string) => void): void {
+/** A ranked table; with `onFilter`, rows with a value filter the page when clicked (or activated with the keyboard). */
+export function renderTable(target: Element, spec: TableSpec, rows: Row[], onFilter: ((dimension: string, value: string) => void) | null): void {
   if (rows.length === 0) {
     clear(target, notice('empty', spec.empty));
     return;
@@ -35,10 +35,11 @@ export function renderTable(target: Element, spec: TableSpec, rows: Row[], onFil
   const body = rows.map((row) => {
     const value = String(row[spec.dimension] ?? '');
     const text = spec.label ? spec.label(value) : value;
-    const first = value
-      ? el('button', { type: 'button', class: 'row-filter', title: `Filter by ${text}` }, text)
-      : el('span', { class: 'muted' }, text || '(none)');
-    if (value) first.addEventListener('click', () => onFilter(spec.dimension, value));
+    const first =
+      value && onFilter
+        ? el('button', { type: 'button', class: 'row-filter', title: `Filter by ${text}` }, text)
+        : el('span', { class: value ? '' : 'muted' }, text || '(none)');
+    if (value && onFilter) first.addEventListener('click', () => onFilter(spec.dimension, value));
     return el('tr', {}, el('td', {}, first), ...spec.columns.map((c) => el('td', { class: 'num' }, formatValue(row[c.key], c.format))));
   });
   clear(target, el('table', {}, el('thead', {}, head), el('tbody', {}, ...body)));

@@ -24,6 +24,11 @@ export const retentionSetting: SettingField<number> = {
   },
 };
 
+/** Unix start of the first site-timezone day kept when raw hits are kept for `days` days. */
+export function retentionCutoff(now: number, timezone: string, days: number): number {
+  return DateTime.fromSeconds(now, { zone: timezone }).startOf('day').minus({ days }).toSeconds();
+}
+
 /** Per dialect: MySQL deletes with LIMIT, SQLite through a limited id list. */
 const DELETE_BATCH = {
   mysql: (table: string, where: string) => `DELETE FROM ${table} WHERE ${where} LIMIT ${BATCH}`,
@@ -40,14 +45,9 @@ export class Retention {
     private readonly logger: SvcLogger,
   ) {}
 
-  /** Unix start of the first day kept for `days` of retention. */
-  cutoff(days: number): number {
-    return DateTime.fromSeconds(this.clock.unix(), { zone: this.timezone }).startOf('day').minus({ days }).toSeconds();
-  }
-
   async prune(days: number): Promise<number> {
     if (days <= 0) return 0;
-    const cutoff = this.cutoff(days);
+    const cutoff = retentionCutoff(this.clock.unix(), this.timezone, days);
     await this.folder.foldPending(Number.MAX_SAFE_INTEGER);
     const q = (name: string) => this.db.quote(this.db.table(name));
     await this.batches(

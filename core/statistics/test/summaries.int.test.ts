@@ -17,6 +17,7 @@ const QUERIES: Array<Omit<StatsQuery, 'id'>> = [
   { range: range('2026-01-09', '2026-01-21'), metrics: ['pageviews', 'conversions'], groupBy: ['day'], filters: [{ dimension: 'country', value: 'NL' }], status: '200' },
   { range: range('2026-01-09', '2026-01-21'), metrics: ['pageviews'], groupBy: ['page_url'], filters: [], status: '404' },
   { range: range('2026-01-09', '2026-01-21'), metrics: ['pageviews', 'sessions'], groupBy: ['browser'], filters: [{ dimension: 'browser', value: 'Chrome' }], status: '200' },
+  { range: range('2026-01-09', '2026-01-21'), metrics: ['conversions', 'pageviews'], groupBy: ['goal'], filters: [], status: '200' },
   // December is a whole folded month: its dimension rows come from the monthly roll-ups.
   { range: range('2025-11-20', '2026-01-21'), metrics: ['pageviews', 'sessions', 'bounce_rate'], groupBy: ['page_url'], filters: [], status: '200' },
   { range: range('2025-12-01', '2026-01-21'), metrics: ['pageviews'], groupBy: ['month', 'device'], filters: [], status: 'all' },

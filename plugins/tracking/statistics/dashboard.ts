@@ -3,7 +3,7 @@ import type { PluginContext } from '../../../core/plugins/context';
 
 const VIEWS = path.join(__dirname, '..', 'views');
 export const DASHBOARD_SCRIPT = 'plugins/tracking/client/dashboard.entry.ts';
-export const DASHBOARD_STYLE = 'plugins/tracking/client/dashboard.entry.css';
+export const DASHBOARD_STYLE = 'core/assets/client/dashboard.entry.css';
 export const GOALS_SCRIPT = 'plugins/tracking/client/goals.entry.ts';
 
 /** The statistics tab page, its goals page and the menu item (`shareable`, reports §5 rule 8). */

@@ -93,26 +93,24 @@ export function registerDataTypes(ctx: PluginContext): void {
   stats.dataType({
     id: 'goals',
     tab: 'statistics',
-    allow: allowList(stats, { metrics: ['conversions', 'visitors', 'conversion_rate'], defaultMetrics: ['conversions', 'visitors', 'conversion_rate'], groupBy: [], defaultGroupBy: [] }),
+    allow: allowList(stats, { metrics: ['conversions', 'conversion_rate'], defaultMetrics: ['conversions', 'conversion_rate'], groupBy: [], defaultGroupBy: [] }),
     async run(req, { queryId }) {
       const goals = await ctx.db.select<{ ID: number; title: string; type: string; status: string }>(
         `SELECT ID, title, type, status FROM ${ctx.db.quote(ctx.db.table('goals'))} ORDER BY ID`,
       );
-      const rows = await stats.query(queryOf(req, queryId, { metrics: ['conversions', 'visitors'], groupBy: ['goal'] }));
+      const rows = await stats.query(queryOf(req, queryId, { metrics: ['conversions'], groupBy: ['goal'] }));
       const [total] = await stats.query(queryOf(req, queryId, { metrics: ['visitors'], groupBy: [] }));
-      const allVisitors = Number(total?.visitors ?? 0);
-      const byGoal = new Map(rows.map((r) => [String(r.goal), r]));
+      const visitors = Number(total?.visitors ?? 0);
+      const byGoal = new Map(rows.map((r) => [String(r.goal), Number(r.conversions)]));
       return goals.map((g) => {
-        const row = byGoal.get(String(g.ID));
-        const visitors = Number(row?.visitors ?? 0);
+        const conversions = byGoal.get(String(g.ID)) ?? 0;
         return {
           goal_id: Number(g.ID),
           title: g.title,
           type: g.type,
           status: g.status,
-          conversions: Number(row?.conversions ?? 0),
-          visitors,
-          conversion_rate: allVisitors > 0 ? Math.round((visitors / allVisitors) * 10000) / 100 : 0,
+          conversions,
+          conversion_rate: visitors > 0 ? Math.round((conversions / visitors) * 10000) / 100 : 0,
         };
       });
     },

@@ -1,0 +1,122 @@
+import { ManualClock } from '../../../core/clock';
+import { NOW, TZ, at, insertPageview, insertSession, loadTraffic } from '../../../core/statistics/test/traffic';
+import type { HttpClient } from '../../../test/helpers/http-client';
+import { type TestKernel, createTestKernel } from '../../../test/helpers/test-kernel';
+
+const CURRENT = { date_start: '2026-01-12', date_end: '2026-01-14' };
+
+describe('sources plugin', () => {
+  let tk: TestKernel;
+  let api: HttpClient;
+  const data = async (path: string, query: Record<string, unknown> = {}) => {
+    const res = await api.get(`${tk.api}/data/${path}`, { query });
+    if (res.status !== 200) throw new Error(`${path}: ${res.status} ${res.text}`);
+    return res.body.data;
+  };
+  const table = (name: string) => tk.kernel.db.quote(tk.kernel.db.table(name));
+
+  beforeAll(async () => {
+    tk = await createTestKernel({ plugins: ['sources'], clock: new ManualClock(NOW), env: { SVC_TIMEZONE: TZ, SVC_LICENSE: 'creator' } });
+    await loadTraffic(tk.kernel.db);
+    const db = tk.kernel.db;
+    await db.execute(`UPDATE ${table('statistics')} SET parameters = ? WHERE time = ? AND page_url = '/'`, ['utm_source=Newsletter&utm_medium=email&utm_campaign=spring', at('2026-01-12T10:00')]);
+    await db.execute(`UPDATE ${table('statistics')} SET parameters = ? WHERE time = ?`, ['UTM_SOURCE=twitter&utm_campaign=launch&x=1', at('2026-01-13T15:00')]);
+    const admin = (await tk.kernel.users.findByLogin('admin'))!;
+    api = tk.client().withBasic('admin', (await tk.kernel.appPasswords.create(admin, 'tests')).password);
+  });
+  afterAll(() => tk.close());
+
+  it('fills the campaigns from tracked query strings, by catch-up and on new hits, once each', async () => {
+    await tk.kernel.hooks.doAction('svc_every_hour');
+    const count = async () => Number((await tk.kernel.db.select<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table('campaigns')}`))[0]!.n);
+    expect(await count()).toBe(2);
+    await tk.kernel.hooks.doAction('svc_every_hour');
+    expect(await count()).toBe(2);
+    const session = await insertSession(tk.kernel.db, 'Z', at('2026-01-14T20:00'));
+    const id = await insertPageview(tk.kernel.db, session, 'Z', at('2026-01-14T20:00'), { url: '/landing', top: 3 });
+    const parameters = 'utm_source=twitter&utm_medium=social&utm_campaign=launch';
+    await tk.kernel.db.execute(`UPDATE ${table('statistics')} SET parameters = ? WHERE ID = ?`, [parameters, id]);
+    await tk.kernel.hooks.doAction('svc_after_create_statistic', id, {
+      page_url: '/landing', parameters, fragment: '', page_id: 0, page_type: 'page', time: at('2026-01-14T20:00'), uid: 'Z', time_on_page: 3, session_id: session,
+    });
+    expect(await count()).toBe(3);
+    await tk.kernel.hooks.doAction('svc_every_hour');
+    expect(await count()).toBe(3);
+  });
+
+  it('lists campaigns and filters by campaign fields', async () => {
+    expect(await data('datatable/campaigns', { ...CURRENT, metrics: 'sessions,pageviews' })).toEqual([
+      { source: 'Newsletter', medium: 'email', campaign: 'spring', sessions: 1, pageviews: 1 },
+      { source: 'twitter', medium: '', campaign: 'launch', sessions: 1, pageviews: 1 },
+      { source: 'twitter', medium: 'social', campaign: 'launch', sessions: 1, pageviews: 1 },
+    ]);
+    expect(await data('datatable/campaigns', { ...CURRENT, metrics: 'pageviews', group_by: 'source', filters: { utm_source: 'twitter' } })).toEqual([
+      { source: 'twitter', pageviews: 2 },
+    ]);
+    const res = await api.get(`${tk.api}/data/datatable/campaigns`, { query: { ...CURRENT, group_by: 'page_url' } });
+    expect(res.status).toBe(400);
+  });
+
+  it('classifies referrers into channels and groups them by domain', async () => {
+    expect(await data('channels', CURRENT)).toEqual([
+      { channel: 'search', sessions: 2, pageviews: 4, bounce_rate: 50, share: 33.33 },
+      { channel: 'social', sessions: 1, pageviews: 2, bounce_rate: 0, share: 16.67 },
+      { channel: 'email', sessions: 0, pageviews: 0, bounce_rate: 0, share: 0 },
+      { channel: 'direct', sessions: 3, pageviews: 4, bounce_rate: 66.67, share: 50 },
+      { channel: 'other', sessions: 0, pageviews: 0, bounce_rate: 0, share: 0 },
+    ]);
+    expect(await data('datatable/referrer-domains', CURRENT)).toEqual([
+      { domain: '', channel: 'direct', sessions: 3, pageviews: 4, bounce_rate: 66.67 },
+      { domain: 'google.com', channel: 'search', sessions: 2, pageviews: 4, bounce_rate: 50 },
+      { domain: 't.co', channel: 'social', sessions: 1, pageviews: 2, bounce_rate: 0 },
+    ]);
+    const csv = await api.get(`${tk.api}/data/datatable/referrer-domains`, { query: { ...CURRENT, metrics: 'sessions', format: 'csv' } });
+    expect(csv.text).toBe('domain,sessions,channel\r\n,3,direct\r\ngoogle.com,2,search\r\nt.co,1,social\r\n');
+  });
+
+  it('reports countries for the map, regions and cities', async () => {
+    expect(await data('world-map', CURRENT)).toEqual([
+      { country: 'NL', sessions: 4, pageviews: 7 },
+      { country: 'DE', sessions: 2, pageviews: 3 },
+    ]);
+    expect(await data('datatable/cities', { ...CURRENT, metrics: 'sessions' })).toEqual([
+      { country: 'NL', city: '', sessions: 3 },
+      { country: 'DE', city: '', sessions: 2 },
+      { country: 'NL', city: 'Amsterdam', sessions: 1 },
+    ]);
+    expect(await data('datatable/regions', { ...CURRENT, metrics: 'sessions', filters: { country: 'NL' } })).toEqual([
+      { country: 'NL', region: '', sessions: 3 },
+      { country: 'NL', region: 'North Holland', sessions: 1 },
+    ]);
+  });
+
+  it('prunes campaigns with the raw hits on svc_daily', async () => {
+    await tk.kernel.settings.save({ statistics_retention_days: '3' });
+    await tk.kernel.hooks.doAction('svc_daily');
+    const [row] = await tk.kernel.db.select<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table('campaigns')}`);
+    expect(Number(row!.n)).toBe(0);
+  });
+
+  it('serves the sources page and menu item', async () => {
+    const client = await tk.signedIn();
+    const page = await client.get('/svc-admin/sources');
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('id="svc-sources"');
+    expect(page.text).toMatch(/<a href="\/svc-admin\/sources"/);
+  });
+});
+
+describe('sources plugin below its license', () => {
+  it('is absent on the free license', async () => {
+    const tk = await createTestKernel({ plugins: ['sources'] });
+    try {
+      const admin = (await tk.kernel.users.findByLogin('admin'))!;
+      const api = tk.client().withBasic('admin', (await tk.kernel.appPasswords.create(admin, 'x')).password);
+      const res = await api.get(`${tk.api}/data/channels`);
+      expect(res.status).toBe(404);
+      expect(tk.kernel.plugins.find((p) => p.name === 'sources')?.state).toBe('skipped');
+    } finally {
+      await tk.close();
+    }
+  });
+});
