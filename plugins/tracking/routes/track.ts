@@ -33,6 +33,8 @@ export function registerTrackRoutes(ctx: PluginContext, tracker: Tracker): void 
     },
   });
 
+  answerPreflight(ctx, '/track');
+
   const beacon = Router();
   beacon.use(trackingCors(ctx.config));
   beacon.post('/', express.text({ type: () => true, limit: BODY.limit }), async (req, res) => {
@@ -50,4 +52,15 @@ export function registerTrackRoutes(ctx: PluginContext, tracker: Tracker): void 
     }
   });
   ctx.http.mount('/svc/endpoint', beacon, { quiet: true, session: true });
+}
+
+/**
+ * Answers CORS preflight for a REST tracking route from the public routes, so
+ * a catch-all GET route mounted at the root (which makes express answer every
+ * OPTIONS request itself) cannot shadow the REST router's preflight.
+ */
+export function answerPreflight(ctx: PluginContext, path: string): void {
+  const router = Router();
+  router.options('/', trackingCors(ctx.config));
+  ctx.http.mount(`${ctx.config.restPrefix}/svc/v1${path}`, router, { quiet: true });
 }

@@ -5,6 +5,7 @@ import type { PluginContext } from '../../../core/plugins/context';
 import { cleanId } from '../collect/payload';
 import { hostOf } from '../collect/text';
 import type { HitRequest, Tracker } from '../collect/tracker';
+import { answerPreflight } from '../routes/track';
 import { siteLocales } from './search-filters';
 import { type SearchOutcome, SearchStore } from './search-store';
 
@@ -49,6 +50,7 @@ export function registerSearch(ctx: PluginContext, tracker: Tracker): SearchStor
     return posts;
   };
 
+  answerPreflight(ctx, '/track/search');
   ctx.rest.route({
     method: 'POST',
     path: '/track/search',
