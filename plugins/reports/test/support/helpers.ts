@@ -1,3 +1,5 @@
+import type { QueueLog } from '../../types';
+import type { Json } from './json';
 import type { ReportsTestKernel } from './reports-kernel';
 
 export type ReportFields = Record<string, unknown>;
@@ -22,10 +24,10 @@ export async function runDueAt(k: ReportsTestKernel, iso: string): Promise<numbe
 }
 
 /** The aggregated delivery log over REST. */
-export async function logs(k: ReportsTestKernel): Promise<any[]> {
+export async function logs(k: ReportsTestKernel): Promise<QueueLog[]> {
   const res = await k.admin.get(`${k.tk.api}/report/logs`);
   if (res.status !== 200) throw new Error(`logs failed: ${res.status} ${res.text}`);
-  return res.body.data.logs;
+  return (res.body as { data: { logs: QueueLog[] } }).data.logs;
 }
 
 /** The queues of one report, oldest first, as `queue_id: status`. */
@@ -36,9 +38,10 @@ export async function queuesOf(k: ReportsTestKernel, reportId: number): Promise<
     .map((l) => `${l.queue_id}: ${l.status}`);
 }
 
-export async function reportObject(k: ReportsTestKernel, id: number): Promise<any> {
-  const res = await k.admin.get(`${k.tk.api}/reports`);
-  return res.body.data.reports.find((r: { id: number }) => r.id === id);
+/** The report object of `id` from `GET reports`, undefined when it is not listed. */
+export async function reportObject(k: ReportsTestKernel, id: number): Promise<Json> {
+  const res = await k.admin.get<{ data: { reports: Array<{ id: number }> } }>(`${k.tk.api}/reports`);
+  return res.body.data.reports.find((r) => r.id === id);
 }
 
 /** Raw rows of the delivery log table, in insertion order. */

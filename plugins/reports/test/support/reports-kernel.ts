@@ -1,9 +1,10 @@
 import { ManualClock } from '../../../../core/clock';
 import { type TestKernel, createTestKernel } from '../../../../test/helpers/test-kernel';
-import type { HttpClient } from '../../../../test/helpers/http-client';
+import type { HttpClient, HttpResponse } from '../../../../test/helpers/http-client';
 import type { PluginManifest } from '../../../../core/plugins/manifest';
 import type { TestDatabase } from '../../../../test/helpers/test-db';
 import { type TestDns, startDns } from './dns';
+import type { Json } from './json';
 import { type TestSmtp, startSmtp } from './smtp';
 
 export interface ReportsTestKernel {
@@ -14,7 +15,7 @@ export interface ReportsTestKernel {
   /** The administrator over HTTP Basic with an application password (no nonce, not bound to the clock). */
   admin: HttpClient;
   /** POST `do_action/report/{action}` as the administrator. */
-  action(action: string, body: unknown): ReturnType<HttpClient['post']>;
+  action(action: string, body: unknown): Promise<HttpResponse<Json>>;
   close(): Promise<void>;
 }
 
@@ -46,6 +47,13 @@ export async function startReportsKernel(options: {
       SVC_ADMIN_EMAIL: 'admin@example.com',
     },
   });
+  for (const name of ['tracking', 'reports']) {
+    if (!tk.kernel.isLoaded(name)) {
+      const reason = tk.kernel.plugins.find((p) => p.name === name)?.reason;
+      await tk.close();
+      throw new Error(`the ${name} plugin did not load, so report blocks have no data: ${reason}`);
+    }
+  }
   const user = (await tk.kernel.users.findByLogin(tk.admin.login))!;
   const admin = tk.client().withBasic(user.login, (await tk.kernel.appPasswords.create(user, 'reports tests')).password);
   return {
