@@ -79,7 +79,7 @@ export class BlockGoals {
     }
     for (const goal of existing) {
       if (goal.page_id !== post.page_id || wanted.has(goal.block_uid)) continue;
-      if (await this.hasConversions(goal.ID)) await this.goals.write(goal.ID, { status: 'inactive' });
+      if (await this.hasConversions(goal.ID)) await this.goals.write(goal.ID, { status: 'inactive', url: post.permalink });
       else await this.goals.delete(goal.ID);
     }
     return (await this.goals.list()).filter((g) => g.block_goal === 1 && g.page_id === post.page_id);
