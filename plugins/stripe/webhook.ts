@@ -1,0 +1,85 @@
+import express from 'express';
+import { badRequest, unavailable } from '../../core/errors';
+import type { PluginContext } from '../../core/plugins/context';
+import type { SvcServices } from '../../core/plugins/services';
+import type { StripeClient } from './client';
+import { type IngestEvent, checkoutOrder, invoiceSubscription, isRenewal, reactivation, renewal, subscriptionEvents } from './mapping';
+import { WEBHOOK_SECRET } from './settings';
+import type { StripeCheckoutSession, StripeInvoice } from './types';
+
+export const WEBHOOK_PATH = '/ecommerce/webhooks/stripe';
+/** Stripe's default: a signature older than five minutes is refused (replays). */
+const TOLERANCE_SECONDS = 300;
+
+interface VerifiedEvent {
+  id: string;
+  type: string;
+  created: number;
+  data: { object: unknown; previous_attributes?: Record<string, unknown> };
+}
+
+/**
+ * `POST {api_base}/ecommerce/webhooks/stripe`: Stripe events, verified with
+ * `Stripe-Signature` by the `stripe` package before anything is read (a
+ * forged, stale or missing signature answers 400 and stores nothing). Paid
+ * Checkout Sessions become orders, `customer.subscription.*` events the
+ * subscription's lifecycle, paid renewal invoices renewals; the current
+ * subscription is read from the API so every event carries its plan.
+ */
+export function registerWebhook(ctx: PluginContext, sales: SvcServices['sales'], client: StripeClient): void {
+  ctx.rest.route({
+    method: 'POST',
+    path: WEBHOOK_PATH,
+    capability: null,
+    nonce: false,
+    before: [express.raw({ type: () => true, limit: '2mb' })],
+    handler: async ({ body, headers }) => {
+      const raw = Buffer.isBuffer(body) ? body : Buffer.alloc(0);
+      const secret = await ctx.settings.get<string>(WEBHOOK_SECRET);
+      if (!secret || !(await client.configured())) {
+        throw unavailable('Stripe webhooks are not configured: set the signing secret and the API key in the settings.', 'svc_webhook_not_configured');
+      }
+      const sdk = await client.sdk();
+      let event: VerifiedEvent;
+      try {
+        event = sdk.webhooks.constructEvent(raw, String(headers['stripe-signature'] ?? ''), secret, TOLERANCE_SECONDS, undefined, ctx.clock.ms()) as unknown as VerifiedEvent;
+      } catch {
+        throw badRequest('The Stripe-Signature does not match this payload.', 'svc_invalid_signature');
+      }
+      const events = await eventsOf(event, client, ctx.clock.unix());
+      return { success: true, ...(await sales.ingest(events, { source: 'stripe' })) };
+    },
+  });
+}
+
+async function eventsOf(event: VerifiedEvent, client: StripeClient, now: number): Promise<IngestEvent[]> {
+  const object = event.data.object as { id?: unknown };
+  if (!object || typeof object.id !== 'string') throw badRequest('The event carries no object.', 'svc_invalid_webhook');
+  switch (event.type) {
+    case 'checkout.session.completed':
+    case 'checkout.session.async_payment_succeeded': {
+      const session = object as StripeCheckoutSession;
+      if (session.mode !== 'payment' || session.payment_status !== 'paid') return [];
+      return [checkoutOrder(session, await client.lineItems(session.id), event.created)];
+    }
+    case 'customer.subscription.created':
+    case 'customer.subscription.updated':
+    case 'customer.subscription.deleted': {
+      const subscription = await client.subscription(object.id);
+      const events = subscriptionEvents(subscription, now);
+      const before = event.data.previous_attributes;
+      if (before?.cancel_at_period_end === true && !subscription.cancel_at_period_end && subscription.status === 'active') {
+        events.push(reactivation(subscription, event.id, event.created));
+      }
+      return events;
+    }
+    case 'invoice.paid': {
+      const invoice = object as StripeInvoice;
+      const subscriptionId = invoiceSubscription(invoice);
+      if (!subscriptionId || !isRenewal(invoice)) return [];
+      return [renewal(await client.subscription(subscriptionId), invoice)];
+    }
+    default:
+      return [];
+  }
+}
