@@ -89,8 +89,7 @@ export function bucketLabel(start: number, unit: TimeBucket, tz: string): string
 export function autoBucket(range: TimeRange): TimeBucket {
   const days = (range.end - range.start) / 86400;
   if (days <= 1.05) return 'hour';
-  if (days <= 92) return 'day';
-  return days <= 400 ? 'week' : 'month';
+  return days <= 92 ? 'day' : 'month';
 }
 
 export function isoDay(unix: number, tz: string): string {

@@ -81,7 +81,8 @@ export class StatisticsEngine {
   /** Folded whole days the summaries can answer this query for. */
   private async summaryDays(plan: Plan): Promise<number[]> {
     const { query } = plan;
-    if (query.mode === 'raw' || plan.bucket === 'hour') return [];
+    // Summaries keep 404 and other hits apart; sessions mixing both would count twice for status 'all'.
+    if (query.mode === 'raw' || plan.bucket === 'hour' || query.status === 'all') return [];
     const used = new Set([...plan.dimensions, ...query.filters.map((f) => f.dimension)]);
     if (used.size > 1 || plan.dimensions.length > 1) return [];
     if (query.filters.length > 1) return [];
@@ -116,22 +117,20 @@ export class StatisticsEngine {
     const filter = query.filters[0];
     const dimension = plan.dimensions[0] ?? filter?.dimension;
     const base = {
-      runs: dayRuns(summaryDays, this.timezone),
       status: query.status,
       bucket: plan.edges ? bucketCase('x.day', plan.edges) : null,
       dimension: dimension ? { name: dimension, group: plan.dimensions.length > 0, value: filter?.value ?? null } : null,
     };
-    if (distinct) acc.addSketches(await this.runner.select(query.id, buildSummarySelect(this.db, { ...base, components: [], sketches: true })));
-    if (!additive.length) return;
-    // Whole months of a dimension come from the monthly roll-ups, unless the grouping is finer than a month.
-    const split = dimension && (plan.bucket === null || plan.bucket === 'month') ? splitMonths(summaryDays, this.timezone) : { months: [], days: summaryDays };
-    if (split.days.length) {
-      const select = buildSummarySelect(this.db, { ...base, runs: dayRuns(split.days, this.timezone), components: additive });
-      acc.addCounts(await this.runner.select(query.id, select), additive);
-    }
-    if (split.months.length) {
-      const select = buildSummarySelect(this.db, { ...base, runs: split.months.map((m) => ({ first: m, last: m })), components: additive, months: true });
-      acc.addCounts(await this.runner.select(query.id, select), additive);
+    // Whole months come from the monthly roll-ups, unless the grouping is finer than a month.
+    const split = plan.bucket === null || plan.bucket === 'month' ? splitMonths(summaryDays, this.timezone) : { months: [], days: summaryDays };
+    const parts = [
+      { runs: dayRuns(split.days, this.timezone), months: false },
+      { runs: split.months.map((m) => ({ first: m, last: m })), months: true },
+    ].filter((p) => p.runs.length > 0);
+    for (const part of parts) {
+      const sel = { ...base, ...part };
+      if (additive.length) acc.addCounts(await this.runner.select(query.id, buildSummarySelect(this.db, { ...sel, components: additive })), additive);
+      if (distinct) acc.addSketches(await this.runner.select(query.id, buildSummarySelect(this.db, { ...sel, components: [], sketches: true })));
     }
   }
 

@@ -19,7 +19,7 @@ export interface SummarySelect {
   components: readonly Component[];
   /** Reads the visitor sketches instead of aggregating (totals only). */
   sketches?: boolean;
-  /** Reads the monthly roll-ups of the dimension; `runs` then hold month starts. */
+  /** Reads the monthly roll-ups; `runs` then hold month starts. */
   months?: boolean;
 }
 
@@ -32,7 +32,7 @@ function daysCondition(runs: readonly DayRun[]): Frag {
 
 /** SELECT over `summary_days` (totals) or `summary_dims` (one dimension). */
 export function buildSummarySelect(db: Database, sel: SummarySelect): Frag {
-  const table = db.quote(db.table(sel.dimension ? (sel.months ? 'summary_dims_month' : 'summary_dims') : 'summary_days'));
+  const table = db.quote(db.table(`${sel.dimension ? 'summary_dims' : 'summary_days'}${sel.months ? '_month' : ''}`));
   const columns: Frag[] = [];
   const groups: string[] = [];
   if (sel.bucket) {

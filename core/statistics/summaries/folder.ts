@@ -124,11 +124,35 @@ export class SummaryFolder {
     });
   }
 
-  /** Sums the month's daily dimension rows into `summary_dims_month`. */
+  /** Sums the month's daily rows into `summary_days_month` (sketches merged) and `summary_dims_month`. */
   private async rollUpMonth(month: number, t: Transaction): Promise<void> {
     const q = (name: string) => this.db.quote(this.db.table(name));
     const days = daysOfMonth(month, this.timezone);
     const end = nextDay(days[days.length - 1]!, this.timezone);
+    const daily = await this.db.select<Row>(`SELECT * FROM ${q('summary_days')} WHERE day >= ? AND day < ?`, [month, end], t);
+    const totals = new Map<number, { counts: Record<string, number>; visitors: VisitorSketch; firstTime: VisitorSketch }>();
+    for (const row of daily) {
+      const status = Number(row.status);
+      let total = totals.get(status);
+      if (!total) totals.set(status, (total = { counts: Object.fromEntries(ADDITIVE.map((c) => [c, 0])), visitors: new VisitorSketch(), firstTime: new VisitorSketch() }));
+      for (const c of ADDITIVE) total.counts[c]! += Number(row[c] ?? 0);
+      total.visitors.merge(VisitorSketch.from(row.visitor_sketch as Buffer | null));
+      total.firstTime.merge(VisitorSketch.from(row.first_time_sketch as Buffer | null));
+    }
+    await this.db.execute(`DELETE FROM ${q('summary_days_month')} WHERE day = ?`, [month], t);
+    await this.insertRows(
+      'summary_days_month',
+      [...totals].map(([status, total]) => ({
+        day: month,
+        status,
+        ...total.counts,
+        visitors: total.visitors.count(),
+        first_time_visitors: total.firstTime.count(),
+        visitor_sketch: total.visitors.toBuffer(),
+        first_time_sketch: total.firstTime.toBuffer(),
+      })),
+      t,
+    );
     const sums = ADDITIVE.map((c) => `SUM(${c})`).join(', ');
     await this.db.execute(`DELETE FROM ${q('summary_dims_month')} WHERE day = ?`, [month], t);
     await this.db.execute(

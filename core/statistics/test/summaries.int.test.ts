@@ -22,6 +22,8 @@ const QUERIES: Array<Omit<StatsQuery, 'id'>> = [
   { range: range('2025-11-20', '2026-01-21'), metrics: ['pageviews', 'sessions', 'bounce_rate'], groupBy: ['page_url'], filters: [], status: '200' },
   { range: range('2025-12-01', '2026-01-21'), metrics: ['pageviews'], groupBy: ['month', 'device'], filters: [], status: 'all' },
   { range: range('2025-12-01', '2026-01-01'), metrics: ['pageviews'], groupBy: [], filters: [{ dimension: 'page_url', value: '/december' }], status: '200' },
+  { range: range('2025-11-20', '2026-01-21'), metrics: ['visitors', 'first_time_visitors', 'pageviews', 'bounce_rate', 'conversion_rate'], groupBy: [], filters: [], status: 'all' },
+  { range: range('2025-12-01', '2026-01-21'), metrics: ['visitors', 'pageviews'], groupBy: ['month'], filters: [], status: '200' },
 ];
 
 describe('daily summaries', () => {
@@ -58,6 +60,11 @@ describe('daily summaries', () => {
     await expectAgreement();
     const [rollups] = await tk.kernel.db.select<{ n: number }>(`SELECT COUNT(*) AS n FROM ${tk.kernel.db.quote(tk.kernel.db.table('summary_dims_month'))} WHERE value = '/december'`);
     expect(Number(rollups!.n)).toBe(1);
+    const [december] = await tk.kernel.db.select<{ pageviews: number; visitors: number }>(
+      `SELECT pageviews, visitors FROM ${tk.kernel.db.quote(tk.kernel.db.table('summary_days_month'))} WHERE day = ? AND status = 0`,
+      [at('2025-12-01T00:00')],
+    );
+    expect({ pageviews: Number(december!.pageviews), visitors: Number(december!.visitors) }).toEqual({ pageviews: 3, visitors: 3 });
     // Remove the raw hits of a folded day: the auto answer still counts them, so it came from the summaries.
     const db = tk.kernel.db;
     const saved = await db.select(`SELECT * FROM ${db.quote(db.table('statistics'))} WHERE time >= ? AND time < ?`, [at('2026-01-10T00:00'), at('2026-01-11T00:00')]);
