@@ -3,7 +3,7 @@ import { badRequest } from '../../../core/errors';
 import { trackingCors } from '../../../core/http/cors';
 import type { PluginContext } from '../../../core/plugins/context';
 import { cleanId } from '../collect/payload';
-import { hostOf } from '../collect/text';
+import { cleanText, hostOf } from '../collect/text';
 import type { HitRequest, Tracker } from '../collect/tracker';
 import { answerPreflight } from '../routes/track';
 import { siteLocales } from './search-filters';
@@ -33,8 +33,8 @@ export function registerSearch(ctx: PluginContext, tracker: Tracker): SearchStor
   });
 
   /** Runs the tracking exclusions on the request, then stores the search. */
-  const capture = async (request: HitRequest, term: unknown, results: number | null, uid: string, page = ''): Promise<SearchOutcome> => {
-    const outcome = await tracker.screen(request, { url: page, parameters: '', referrer: '', user_agent: '' });
+  const capture = async (request: HitRequest, term: unknown, results: number | null, uid: string, page = '', userAgent = ''): Promise<SearchOutcome> => {
+    const outcome = await tracker.screen(request, { url: page, parameters: '', referrer: '', user_agent: userAgent });
     if (outcome !== null) return { stored: false, reason: 'excluded' };
     return store.capture(term, results, uid);
   };
@@ -67,6 +67,8 @@ export function registerSearch(ctx: PluginContext, tracker: Tracker): SearchStor
         count(body.results),
         cleanId(body.uid),
         page,
+        // A site's server forwarding the search passes its visitor's user agent.
+        cleanText(body.user_agent, 1000),
       );
       return ctx.config.debug ? { success: true, outcome } : { success: true };
     },
