@@ -15,6 +15,12 @@ export const STATUS_LABELS: Readonly<Record<ReportStatus, string>> = {
 
 export const statusLabel = (status: ReportStatus | DeliveryStatus | ''): string => (status ? STATUS_LABELS[status] : '');
 
+/** The admin stylesheet's badge class for a status: good, bad or neutral. */
+export function statusTone(status: ReportStatus | DeliveryStatus | ''): string {
+  if (status === 'sending_successful') return 'state-loaded';
+  return status === 'sending_failed' || status === 'partly_sent' || status === 'cron_miss' ? 'state-failed' : '';
+}
+
 const ORDINAL: Readonly<Record<string, string>> = { '1': 'first', '2': 'second', '3': 'third', '4': 'fourth', '-1': 'last' };
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 

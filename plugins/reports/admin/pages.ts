@@ -11,7 +11,7 @@ import { defaultInput } from '../services/report-input';
 import { siteYesterday } from '../schedule/occurrences';
 import type { QueueLog, Report } from '../types';
 import { type FormValues, inputFromValues, valuesFromBody, valuesOf } from './form';
-import { scheduleLabel, statusLabel, timeLabel } from './labels';
+import { scheduleLabel, statusLabel, statusTone, timeLabel } from './labels';
 
 const VIEWS = path.join(__dirname, '..', 'views', 'admin');
 const NOTICES: Readonly<Record<string, string>> = {
@@ -25,7 +25,7 @@ const NOTICES: Readonly<Record<string, string>> = {
 export function registerAdminPages(ctx: PluginContext, app: ReportsApp, actions: ReportActions): void {
   const tz = ctx.config.timezone;
   const url = (p: string) => ctx.admin.url(p);
-  const helpers = { statusLabel, scheduleLabel, timeLabel: (t: number) => timeLabel(t, tz), timezone: tz };
+  const helpers = { statusLabel, statusTone, scheduleLabel, timeLabel: (t: number) => timeLabel(t, tz), timezone: tz };
   const view = (file: string, title: string, data: Record<string, unknown>, status?: number): AdminResult => ({
     view: path.join(VIEWS, file),
     title,

@@ -65,7 +65,7 @@ describe('reports admin pages', () => {
     const list = await admin.get('/svc-admin/reports?done=created');
     expect(list.text).toContain('Report created.');
     expect(list.text).toContain('Monthly on the last Friday at 09:00');
-    expect(list.text).toMatch(/data-status="scheduled">scheduled</);
+    expect(list.text).toMatch(/class="state " data-status="scheduled">scheduled</);
   });
 
   it('edits a report and keeps the settings of blocks that stay', async () => {
@@ -110,7 +110,7 @@ describe('reports admin pages', () => {
     expect(decodeURIComponent(again.headers.get('location') ?? '')).toContain('already has a queue for 2026-03-02');
     const log = await admin.get('/svc-admin/reports/logs');
     expect(log.text).toContain('data-queue="2026-03-02"');
-    expect(log.text).toMatch(/data-status="sending_successful">sent</);
+    expect(log.text).toMatch(/class="state state-loaded" data-status="sending_successful">sent</);
     expect(log.text).toContain('Send me');
     const gone = await admin.post(`/svc-admin/reports/${id}/delete`, { form: { _svc_nonce: nonce } });
     expect(gone.headers.get('location')).toBe('/svc-admin/reports?done=deleted');
