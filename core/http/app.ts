@@ -87,7 +87,8 @@ export class HttpApp {
     this.sessionStack = [sessions.middleware, passport.initialize(), passport.session()];
     this.root.use(this.publicRoutes);
     // Anything below the REST prefix that no namespace answers is a JSON 404, as on the host platform.
-    if (config.restPrefix) this.root.use(config.restPrefix, this.restNamespaces, (_req, _res, next) => next(notFound()), jsonErrorHandler(logger));
+    const restNotFound: RequestHandler = (_req, _res, next) => next(notFound());
+    if (config.restPrefix) this.root.use(config.restPrefix, this.restNamespaces, restNotFound, jsonErrorHandler(logger));
     else this.root.use(this.restNamespaces);
     app.use(config.basePath || '/', this.root);
     app.use((_req, res) => {

@@ -57,7 +57,7 @@ export class HttpClient {
     if (options.query) appendQuery(url, options.query);
     const headers: Record<string, string> = { ...this.defaults, ...options.headers };
     if (this.cookies.size) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-    let body: string | Buffer | undefined;
+    let body: string | Uint8Array<ArrayBuffer> | undefined;
     if (options.json !== undefined) {
       body = JSON.stringify(options.json);
       headers['content-type'] ??= 'application/json';
@@ -67,7 +67,8 @@ export class HttpClient {
       body = params.toString();
       headers['content-type'] ??= 'application/x-www-form-urlencoded';
     } else if (options.raw !== undefined) {
-      body = options.raw;
+      // A plain Uint8Array is a fetch body under both Node's and the DOM's typings.
+      body = typeof options.raw === 'string' ? options.raw : new Uint8Array(options.raw);
     }
     const res = await fetch(url, { method, headers, body, redirect: options.redirect ?? 'manual' });
     for (const line of res.headers.getSetCookie()) {
