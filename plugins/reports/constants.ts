@@ -49,6 +49,9 @@ export const DEFAULT_ROWS_PER_BLOCK = 5;
 /** Upper bound on `svc_mail_report_limit`, whatever a filter returns. */
 export const MAX_ROWS_PER_BLOCK = 100;
 
+/** A batch still `processing` this long after it was claimed was cut off (its node died); a retry may take it over. */
+export const STALE_BATCH_SECONDS = 3600;
+
 export const MAX_RECIPIENTS = 100;
 export const MAX_BLOCKS = 30;
 export const MAX_TEXT = 10_000;

@@ -3,7 +3,7 @@ import { describeError } from '../../../core/errors';
 import type { SvcLogger } from '../../../core/logger';
 import type { Mailer } from '../../../core/mail/mailer';
 import type { PluginContext } from '../../../core/plugins/context';
-import { BATCH_SIZE, BATCH_SPACING } from '../constants';
+import { BATCH_SIZE, BATCH_SPACING, STALE_BATCH_SECONDS } from '../constants';
 import type { ComposedMail, MailRenderer } from '../mail/renderer';
 import { siteYesterday } from '../schedule/occurrences';
 import type { LogStore } from '../store/log-store';
@@ -35,8 +35,9 @@ function batchMessage({ sent, failed }: Outcome): string {
 }
 
 /**
- * Handles one batch of a queue (§1 rules 5-7): a repeat is ignored, the next
- * batch is scheduled 5 minutes later, each recipient's domain is checked
+ * Handles one batch of a queue (§1 rules 5-7): a repeat is ignored (a batch
+ * whose run was cut off an hour ago is taken over), the next batch is
+ * scheduled 5 minutes later, each recipient's domain is checked
  * before the mail goes out, and the batch's and the queue's statuses are
  * written to the log.
  */
@@ -58,7 +59,7 @@ export class BatchSender {
     }
     const total = batchCount(queue.recipients.length, BATCH_SIZE);
     if (batch > total) return;
-    if (!(await logs.claimBatch(reportId, queueId, batch))) {
+    if (!(await logs.claimBatch(reportId, queueId, batch, STALE_BATCH_SECONDS))) {
       logger.info({ reportId, queueId, batch }, 'batch already handled; the repeat is ignored');
       return;
     }

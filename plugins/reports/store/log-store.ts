@@ -53,9 +53,19 @@ export class LogStore {
     );
   }
 
-  /** Writes the batch's `processing` entry; false when the batch already has one (a repeat). */
-  claimBatch(reportId: number, queueId: string, batchId: number): Promise<boolean> {
-    return insertIfAbsent(this.db, this.db.table('report_logs'), this.row(reportId, queueId, batchId, 'processing', 'Sending this batch.'));
+  /**
+   * Writes the batch's `processing` entry; false when the batch already has
+   * one (a repeat), unless that entry was left `processing` by a run cut off
+   * more than `staleAfter` seconds ago, which this call then takes over.
+   */
+  async claimBatch(reportId: number, queueId: string, batchId: number, staleAfter: number): Promise<boolean> {
+    if (await insertIfAbsent(this.db, this.db.table('report_logs'), this.row(reportId, queueId, batchId, 'processing', 'Sending this batch.'))) return true;
+    const now = this.clock.unix();
+    const taken = await this.db.execute(
+      `UPDATE ${this.t} SET time = ?, message = ? WHERE report_id = ? AND queue_id = ? AND batch_id = ? AND status = 'processing' AND time < ?`,
+      [now, 'Sending this batch again after an interrupted run.', reportId, queueId, batchId, now - staleAfter],
+    );
+    return taken === 1;
   }
 
   async updateBatch(reportId: number, queueId: string, batchId: number, status: DeliveryStatus, message: string): Promise<void> {

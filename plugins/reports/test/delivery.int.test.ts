@@ -142,6 +142,26 @@ describe('delivery of report queues', () => {
     expect(mail!.parsed.text).toContain('MOST VISITED PAGES');
     expect(mail!.parsed.from?.address).toMatch(/^svc@/);
   });
+  it('takes over a batch whose run was cut off an hour ago, and only then', async () => {
+    k.clock.set('2026-03-02T13:00:00Z');
+    const id = await createReport(k, { name: 'Interrupted', frequency: 'daily', sendTime: '13:00', recipients: addresses(2) });
+    await evaluateAt(k, '2026-03-02T13:00:00Z');
+    // A node claimed batch 1 at 13:05 and died before it finished.
+    const db = k.tk.kernel.db;
+    await db.execute(
+      `INSERT INTO ${db.quote(db.table('report_logs'))} (report_id, queue_id, batch_id, status, message, time, date) VALUES (?, '2026-03-02', 1, 'processing', 'Sending this batch.', ?, '2026-03-02')`,
+      [id, unix('2026-03-02T13:05:00Z')],
+    );
+    k.clock.set('2026-03-02T13:30:00Z');
+    await k.tk.kernel.hooks.doAction('svc_send_email_batch', id, '2026-03-02', 1);
+    expect(k.smtp.mails).toHaveLength(0);
+    k.clock.set('2026-03-02T14:06:00Z');
+    await k.tk.kernel.hooks.doAction('svc_send_email_batch', id, '2026-03-02', 1);
+    expect(k.smtp.mails).toHaveLength(2);
+    expect(await queuesOf(k, id)).toEqual(['2026-03-02: sending_successful']);
+    expect(await runDueAt(k, '2026-03-02T14:06:00Z')).toBe(1);
+    expect(k.smtp.mails).toHaveLength(2);
+  });
 });
 
 describe('the delivery log', () => {

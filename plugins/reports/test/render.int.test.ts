@@ -85,6 +85,8 @@ describe('report mail rendering', () => {
     expect(blockRows(html, 'Pages not found')).toEqual([['/missing', '1']]);
     expect(blockRows(html, 'Top referrers').slice(0, 2)).toEqual([['Direct or unknown', '6', '6'], ['https://www.google.com/', '3', '3']]);
     expect(html).toContain('23 Feb 2026 – 1 Mar 2026');
+    const queryIds = new Set(k.tk.logs.map((l) => l.queryId));
+    for (const id of ['report_block_compare', 'report_block_pages', 'report_block_referrers', 'report_block_not_found_pages']) expect(queryIds).toContain(id);
   });
 
   it('lays the mail out in tables with inline styles, a dark-mode logo and a base tag', async () => {
