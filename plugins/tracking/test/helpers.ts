@@ -24,14 +24,14 @@ export function heartbeat(url: string, uid: string, seconds: number): Record<str
 }
 
 /** POST {api_base}/track with the body double-encoded, as the reference client does. */
-export function track(tk: TestKernel, payload: unknown, options: HitOptions = {}): Promise<HttpResponse> {
+export function track(tk: TestKernel, payload: unknown, options: HitOptions = {}): Promise<HttpResponse<Record<string, unknown>>> {
   const client = options.client ?? tk.client();
   const body = options.plain ? payload : JSON.stringify(payload);
   return client.post(`${tk.api}/track`, { json: body, headers: { 'x-forwarded-for': '203.0.113.9', ...options.headers } });
 }
 
 /** POST {base_url}/svc/endpoint with a raw text body, as sendBeacon does. */
-export function beacon(tk: TestKernel, body: string, headers: Record<string, string> = {}): Promise<HttpResponse> {
+export function beacon(tk: TestKernel, body: string, headers: Record<string, string> = {}): Promise<HttpResponse<Record<string, unknown>>> {
   return tk.client().post('/svc/endpoint', { raw: body, headers: { 'content-type': 'text/plain;charset=UTF-8', 'x-forwarded-for': '203.0.113.9', ...headers } });
 }
 
