@@ -1,9 +1,11 @@
 import { definePlugin } from '../../core/plugins/manifest';
 import { BACKFILL_HOOK } from './backfill/backfill';
+import { registerSalesTab } from './admin/tab';
 import { createSalesCore } from './core';
-import { currencySetting } from './data/currency';
+import { Currencies, currencySetting } from './data/currency';
 import { registerSalesData } from './data/register';
 import { datatableService } from './datatables/service';
+import { tapDemo } from './demo/register';
 import { salesMigrations } from './migrations';
 import { registerActionRoute } from './routes/actions';
 import { registerIngestRoute } from './routes/ingest';
@@ -27,7 +29,10 @@ export default definePlugin({
       ...datatableService(ctx),
     });
     ctx.settings.register(currencySetting);
-    registerSalesData(core);
+    const currencies = new Currencies(ctx.db, ctx.settings);
+    registerSalesData(core, currencies);
+    registerSalesTab(core, currencies);
+    tapDemo(core);
     registerIngestRoute(core);
     registerActionRoute(core);
     guardSegments(core);

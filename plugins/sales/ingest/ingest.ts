@@ -29,9 +29,9 @@ export class Ingestor {
   private readonly linker: VisitorLinker;
 
   constructor(
-    private readonly deps: { db: Database; clock: Clock; timezone: string; activation: Activation },
+    private readonly deps: { db: Database; clock: Clock; timezone: string; activation: Activation; sourcesLoaded: () => boolean },
   ) {
-    this.linker = new VisitorLinker(deps.db);
+    this.linker = new VisitorLinker(deps.db, deps.sourcesLoaded);
   }
 
   async ingest(events: readonly unknown[], options: IngestOptions): Promise<IngestResult> {

@@ -11,7 +11,11 @@ const MAX_CAMPAIGN = 191;
  * country (city_code), device and campaign come from tracking.
  */
 export class VisitorLinker {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    /** Whether the sources plugin (which parses UTM fields into `svc_campaigns`) is loaded. */
+    private readonly sourcesLoaded: () => boolean,
+  ) {}
 
   /** The visitor's latest session started at or before `time`, or 0. */
   async session(uid: string, time: number, t: Transaction): Promise<number> {
@@ -25,22 +29,41 @@ export class VisitorLinker {
   }
 
   /**
-   * The campaign the session arrived with: `utm_campaign` of its first
-   * pageview carrying query parameters (statistics.parameters), as an id of
-   * ecommerce_campaigns; 0 without one.
+   * The campaign the session arrived with, as an id of ecommerce_campaigns
+   * (0 without one): the first `campaign` the sources plugin parsed for the
+   * session's pageviews, else `utm_campaign` (key in any case) of its first
+   * pageviews' query strings (statistics.parameters), which sources may not
+   * have parsed yet.
    */
   async campaign(sessionId: number, t: Transaction): Promise<number> {
     if (!sessionId) return 0;
-    const rows = await this.db.select<{ parameters: string }>(
-      `SELECT parameters FROM ${tbl(this.db, 'statistics')} WHERE session_id = ? AND parameters <> '' ORDER BY time, ID LIMIT 5`,
-      [sessionId],
-      t,
-    );
-    const name = rows.map((r) => new URLSearchParams(r.parameters).get('utm_campaign')?.trim() ?? '').find(Boolean)?.slice(0, MAX_CAMPAIGN);
+    const name = ((this.sourcesLoaded() ? await this.parsedCampaign(sessionId, t) : '') || (await this.rawCampaign(sessionId, t))).slice(0, MAX_CAMPAIGN);
     if (!name) return 0;
     const created = await insertIgnore(this.db, 'ecommerce_campaigns', { name }, t);
     if (created) return created;
     const [row] = await this.db.select<{ ID: number }>(`SELECT ID FROM ${tbl(this.db, 'ecommerce_campaigns')} WHERE name = ?`, [name], t);
     return num(row!.ID);
+  }
+
+  private async parsedCampaign(sessionId: number, t: Transaction): Promise<string> {
+    const [row] = await this.db.select<{ campaign: string }>(
+      `SELECT c.campaign FROM ${tbl(this.db, 'campaigns')} c JOIN ${tbl(this.db, 'statistics')} s ON s.ID = c.statistic_id
+        WHERE s.session_id = ? AND c.campaign <> '' ORDER BY s.time, s.ID LIMIT 1`,
+      [sessionId],
+      t,
+    );
+    return row?.campaign ?? '';
+  }
+
+  private async rawCampaign(sessionId: number, t: Transaction): Promise<string> {
+    const rows = await this.db.select<{ parameters: string }>(
+      `SELECT parameters FROM ${tbl(this.db, 'statistics')} WHERE session_id = ? AND parameters <> '' ORDER BY time, ID LIMIT 5`,
+      [sessionId],
+      t,
+    );
+    for (const { parameters } of rows) {
+      for (const [key, value] of new URLSearchParams(parameters)) if (key.toLowerCase() === 'utm_campaign' && value.trim()) return value.trim();
+    }
+    return '';
   }
 }

@@ -42,7 +42,7 @@ describe('quick wins', () => {
       '5 of 7 carts (71.43%) ended without an order.',
       'Only 2 of 6 checkout visits (33.33%) became an order.',
       'Revenue fell from €200.00 to €100.00 (50% less) against the previous period.',
-      'BR converts 0% of 20 visitors; the shop average is 6.67%.',
+      'Brazil converts 0% of 20 visitors; the shop average is 6.67%.',
       '25 views led to 1 add-to-cart event.',
     ]);
     for (const w of wins) {

@@ -24,6 +24,20 @@ describe('ecommerce routes: capabilities, errors and empty payloads', () => {
     }
   });
 
+  it('offers the sales tab to holders of view_sales_svc_statistics only', async () => {
+    const admin = await tk.signedIn();
+    const page = await admin.get('/svc-admin/sales');
+    expect(page.status).toBe(200);
+    expect(page.text).toMatch(/<a href="\/svc-admin\/sales"[^>]*>Sales<\/a>/);
+    expect(page.text).toContain('id="svc-sales"');
+    await tk.kernel.users.create({ login: 'ed2', role: 'editor', password: 'ed2-password-long' });
+    const editor = await tk.signedIn('ed2', 'ed2-password-long');
+    expect((await editor.get('/svc-admin/sales')).status).toBe(403);
+    const account = await editor.get('/svc-admin/account');
+    expect(account.status).toBe(200);
+    expect(account.text).not.toContain('/svc-admin/sales"');
+  });
+
   it('marks every sales route with the sales tab for share-link guards', () => {
     const routes = tk.kernel.rest.list().filter((r) => r.plugin === 'sales' && r.method === 'GET');
     expect(routes.length).toBeGreaterThanOrEqual(TYPES.length + 5);

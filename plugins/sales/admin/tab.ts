@@ -1,0 +1,36 @@
+import path from 'node:path';
+import type { SalesCore } from '../core';
+import type { Currencies } from '../data/currency';
+
+const VIEW = path.join(__dirname, '..', 'views', 'sales.ejs');
+export const SALES_SCRIPT = 'plugins/sales/client/sales.entry.ts';
+export const SALES_STYLE = 'plugins/sales/client/sales.entry.css';
+
+/**
+ * The sales tab (`/svc-admin/sales`, menu id `sales`, shareable): revenue and
+ * conversion cards, funnel, top performers, quick wins, subscriptions and the
+ * product tables, drawn in the browser from the ecommerce routes.
+ */
+export function registerSalesTab(core: SalesCore, currencies: Currencies): void {
+  const { ctx } = core;
+  for (const entry of [SALES_SCRIPT, SALES_STYLE]) ctx.assets.register({ entry });
+  ctx.hooks.addFilter('svc_menu', (menu) => [
+    ...menu,
+    { id: 'sales', title: 'Sales', shareable: true, path: '/svc-admin/sales', capability: 'view_sales_svc_statistics', order: 30 },
+  ]);
+  ctx.admin.page({
+    path: '/sales',
+    capability: 'view_sales_svc_statistics',
+    get: async () => ({
+      view: VIEW,
+      title: 'Sales',
+      data: {
+        script: await ctx.assets.versionedUrl(SALES_SCRIPT),
+        style: await ctx.assets.versionedUrl(SALES_STYLE),
+        timezone: core.timezone,
+        currencies: await currencies.known(),
+        currency: await currencies.pick(undefined, 'shop'),
+      },
+    }),
+  });
+}

@@ -1,0 +1,81 @@
+/// <reference lib="dom" />
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { CliIO } from '../../../core/cli/command';
+import { ManualClock } from '../../../core/clock';
+import { describeBrowser, launchBrowser } from '../../../test/helpers/browser';
+import type { TestKernel } from '../../../test/helpers/test-kernel';
+import { salesKernel } from './support';
+
+const SHOTS = path.resolve(__dirname, '..', '..', '..', 'test-output');
+const STEP = 15_000;
+const io: CliIO = { out: () => undefined, err: () => undefined, progress: () => undefined };
+
+describeBrowser('sales tab in Chromium with demo data', () => {
+  let tk: TestKernel;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  const problems: string[] = [];
+
+  beforeAll(async () => {
+    fs.mkdirSync(SHOTS, { recursive: true });
+    tk = await salesKernel({ clock: new ManualClock(Date.now()), plugins: ['tracking', 'sales'] });
+    expect(await tk.kernel.commands.get('demo')!.run(['--days', '30', '--visitors', '15', '--seed', '5'], io)).toBe(0);
+    browser = await launchBrowser();
+    context = await browser.newContext({ baseURL: tk.url, viewport: { width: 1280, height: 900 } });
+    context.setDefaultTimeout(STEP);
+    context.setDefaultNavigationTimeout(STEP);
+    page = await context.newPage();
+    page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
+    page.on('pageerror', (e) => problems.push(e.message));
+  }, 90_000);
+  afterAll(async () => {
+    await context?.close().catch(() => undefined);
+    await browser?.close().catch(() => undefined);
+    await tk?.close();
+  });
+
+  it('shows the sales tab in the menu and draws every section from the ecommerce routes', async () => {
+    await page.goto('/svc-admin/login');
+    await page.getByLabel('User name').fill(tk.admin.login);
+    await page.getByLabel('Password').fill(tk.admin.password);
+    await Promise.all([page.waitForURL('**/svc-admin/**'), page.getByRole('button', { name: 'Sign in' }).click()]);
+    await Promise.all([page.waitForURL('**/svc-admin/sales**'), page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sales' }).click()]);
+    await page.getByRole('heading', { name: 'Sales', level: 1 }).waitFor();
+
+    await page.locator('[data-sales-cards] .metric-card').nth(4).waitFor();
+    expect(await page.locator('[data-sales-cards] .metric-label').allTextContents()).toEqual(['Revenue', 'Orders', 'Average order', 'Conversion rate', 'Cart abandonment']);
+    expect(await page.locator('[data-metric="revenue"] .metric-value').textContent()).toMatch(/€/);
+    await page.locator('[data-funnel] tbody tr').nth(4).waitFor();
+    expect(await page.locator('[data-funnel] tbody td:first-child').allTextContents()).toEqual(['Visits', 'Product page views', 'Add to cart', 'Checkout visits', 'Conversions']);
+    expect(await page.locator('[data-top] li').count()).toBe(4);
+    await page.locator('[data-quick-wins] li, [data-quick-wins] .state:not(.loading)').first().waitFor();
+    await page.locator('[data-subscription-cards] .metric-card').nth(4).waitFor();
+    expect(await page.locator('[data-metric="mrr"] .metric-value').textContent()).toMatch(/\d/);
+    await page.locator('[data-retention] table.retention tbody tr').first().waitFor();
+    expect(await page.locator('[data-retention-product] option').count()).toBeGreaterThan(1);
+    await page.locator('[data-distribution] tbody tr').first().waitFor();
+    await page.locator('[data-table="sales_products"] tbody tr').first().waitFor();
+    await page.locator('[data-table="subscription_products"] tbody tr').first().waitFor();
+    const drawn = await page.evaluate(() =>
+      [...document.querySelectorAll<HTMLCanvasElement>('#svc-sales canvas')].map((c) => c.width > 0 && c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data.some((v) => v !== 0)),
+    );
+    expect(drawn).toEqual([true, true]);
+    await page.screenshot({ path: path.join(SHOTS, 'sales-tab.png'), fullPage: true, timeout: STEP });
+  }, 60_000);
+
+  it('switches the currency and the revenue chart mode', async () => {
+    await Promise.all([
+      page.waitForResponse((r) => r.url().includes('/data/ecommerce/sales?') && r.url().includes('currency=USD')),
+      page.getByLabel('Currency', { exact: true }).selectOption('USD'),
+    ]);
+    await page.waitForFunction(() => document.querySelector('[data-metric="revenue"] .metric-value')?.textContent?.includes('$'));
+    await Promise.all([
+      page.waitForResponse((r) => r.url().includes('subscriptions-revenue-chart') && r.url().includes('chart_mode=sales')),
+      page.getByLabel('Show', { exact: true }).selectOption('sales'),
+    ]);
+    expect(problems).toEqual([]);
+  }, 30_000);
+});
