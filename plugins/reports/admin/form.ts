@@ -20,6 +20,9 @@ export interface FormValues {
 }
 
 type Body = Readonly<Record<string, unknown>>;
+
+/** Addresses typed one per line, or separated by commas, semicolons or spaces. */
+export const splitAddresses = (text: string): string[] => text.split(/[\s,;]+/).filter(Boolean);
 const str = (v: unknown): string => (typeof v === 'string' ? v : Array.isArray(v) ? String(v[0] ?? '') : '');
 const list = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : typeof v === 'string' ? [v] : []);
 
@@ -81,7 +84,7 @@ export function inputFromValues(values: FormValues, existing: readonly ContentBl
     reportDateRange: values.reportDateRange === 'custom' ? `custom:${values.customStart}:${values.customEnd}` : values.reportDateRange,
     enabled: values.enabled,
     scheduled: values.scheduled,
-    recipients: values.recipients.split(/[\s,;]+/).filter(Boolean),
+    recipients: splitAddresses(values.recipients),
     content: [...kept, ...added, ...unknown],
   };
 }

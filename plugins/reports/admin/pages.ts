@@ -8,9 +8,8 @@ import { type ReportActions, parseId } from '../routes/actions';
 import { reportNotFound } from '../services/editor';
 import { queueLogs } from '../services/log-list';
 import { defaultInput } from '../services/report-input';
-import { siteYesterday } from '../schedule/occurrences';
 import type { QueueLog, Report } from '../types';
-import { type FormValues, inputFromValues, valuesFromBody, valuesOf } from './form';
+import { type FormValues, inputFromValues, splitAddresses, valuesFromBody, valuesOf } from './form';
 import { scheduleLabel, statusLabel, statusTone, timeLabel } from './labels';
 
 const VIEWS = path.join(__dirname, '..', 'views', 'admin');
@@ -65,8 +64,7 @@ export function registerAdminPages(ctx: PluginContext, app: ReportsApp, actions:
     let html = '';
     let unavailable = '';
     try {
-      app.renderer.check(report);
-      html = (await app.renderer.compose(report, siteYesterday(ctx.clock.unix(), tz))).html;
+      html = ((await actions.run('preview', { id: report.id })) as { html: string }).html;
     } catch (err) {
       if (!isSvcError(err) || err.status >= 500) throw err;
       unavailable = err.message;
@@ -116,7 +114,7 @@ export function registerAdminPages(ctx: PluginContext, app: ReportsApp, actions:
       const report = await find(req);
       const recipients = String(req.body.recipients ?? '');
       try {
-        const { queue } = (await actions.run('send-test-report', { id: report.id, recipients: recipients.split(/[\s,;]+/).filter(Boolean) })) as { queue: QueueLog | null };
+        const { queue } = (await actions.run('send-test-report', { id: report.id, recipients: splitAddresses(recipients) })) as { queue: QueueLog | null };
         return previewPage(report, { result: queue, recipients });
       } catch (err) {
         if (isSvcError(err) && err.status < 500) return previewPage(report, { error: err.message, recipients }, err.status);
@@ -152,7 +150,7 @@ function parseIdOr404(raw: string | undefined): number {
   try {
     return parseId(raw, 'id');
   } catch {
-    throw reportNotFound(0);
+    throw reportNotFound(String(raw).slice(0, 40));
   }
 }
 

@@ -33,7 +33,7 @@ export interface EditorDeps {
   logger: SvcLogger;
 }
 
-export const reportNotFound = (id: number) => new SvcError('svc_report_not_found', `There is no report with id ${id}.`, 404);
+export const reportNotFound = (id: number | string) => new SvcError('svc_report_not_found', `There is no report with id ${id}.`, 404);
 
 /** Creates, updates and deletes reports; every write is validated in full before anything is stored. */
 export class ReportEditor {

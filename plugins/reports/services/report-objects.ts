@@ -47,7 +47,7 @@ export class ReportObjects {
     return reports.map((r) => this.full(r, latest.get(r.id)));
   }
 
-  full(report: Report, latest: LogEntry | undefined): ReportObject {
+  private full(report: Report, latest: LogEntry | undefined): ReportObject {
     const { status, message } = reportStatus(report, latest);
     return {
       ...this.shared(report),
