@@ -35,7 +35,7 @@ export class Ingestor {
   }
 
   async ingest(events: readonly unknown[], options: IngestOptions): Promise<IngestResult> {
-    if (events.length > MAX_EVENTS) throw badRequest(`At most ${MAX_EVENTS} events per call; this one has ${events.length}.`, 'svc_too_many_events');
+    if (events.length > MAX_EVENTS) throw badRequest(`At most ${MAX_EVENTS} events per call; this one has ${events.length}.`, 'svc_too_many_events', { field: 'events' });
     const now = this.deps.clock.unix();
     const valid: Valid[] = [];
     const rejected: IngestRejection[] = [];

@@ -56,6 +56,7 @@ export const ecommerceTables: Migration = {
     await index('ecommerce_orders', ['source', 'order_id'], true);
     await index('ecommerce_orders', ['time']);
     await index('ecommerce_orders', ['session_id']);
+    await index('ecommerce_orders', ['uid', 'time']);
 
     await qi.createTable(db.table('ecommerce_order_items'), {
       ID: { type: T.id, primaryKey: true, autoIncrement: true },

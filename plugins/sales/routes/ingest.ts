@@ -1,6 +1,5 @@
 import { badRequest } from '../../../core/errors';
 import type { SalesCore } from '../core';
-import { MAX_EVENTS } from '../ingest/ingest';
 
 /** Largest ingestion body: 1,000 orders with their items fit comfortably. */
 export const INGEST_BODY_LIMIT = '10mb';
@@ -15,7 +14,6 @@ export function registerIngestRoute(core: SalesCore): void {
     handler: async ({ body }) => {
       const events = body && typeof body === 'object' && !Array.isArray(body) ? (body as { events?: unknown }).events : undefined;
       if (!Array.isArray(events)) throw badRequest('The body must be a JSON object { "events": [...] }.', 'svc_invalid_events', { field: 'events' });
-      if (events.length > MAX_EVENTS) throw badRequest(`At most ${MAX_EVENTS} events per call; this one has ${events.length}.`, 'svc_too_many_events', { field: 'events' });
       const result = await core.ingestor.ingest(events, { source: 'api' });
       if (result.accepted > 0) await core.checkIntegrations();
       return result;

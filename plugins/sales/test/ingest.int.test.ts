@@ -116,6 +116,9 @@ describe('ecommerce ingestion API', () => {
     expect(tooMany.status).toBe(400);
     expect(tooMany.body.code).toBe('svc_too_many_events');
     expect(await count(tk, 'ecommerce_events')).toBe(before);
+    const huge = await admin.post(url, { raw: JSON.stringify({ events: [{ type: 'product_view', product_name: 'x'.repeat(11 * 1024 * 1024) }] }), headers: { 'content-type': 'application/json' } });
+    expect(huge.status).toBe(413);
+    expect(huge.body.code).toBe('svc_payload_too_large');
     const thousand = await admin.post(url, { json: { events: Array.from({ length: 1000 }, () => view) } });
     expect(thousand.body).toEqual({ accepted: 1000, duplicates: 0, rejected: [] });
   });
