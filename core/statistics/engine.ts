@@ -4,7 +4,7 @@ import { Accumulator, isAdditive } from './accumulator';
 import type { Catalog } from './catalog';
 import { bucketEdges, bucketLabel, daysOfMonth, monthStart, nextDay, wholeDays } from './dates';
 import { type Component, DISTINCT, METRIC_DEFS, componentsFor, emptyComponents } from './metrics';
-import { bucketCase, frag } from './sql/fragment';
+import { type Frag, bucketCase, frag } from './sql/fragment';
 import { type Group, buildRawSelect } from './sql/raw-query';
 import type { QueryRunner } from './sql/runner';
 import { type DayRun, buildSummarySelect } from './sql/summary-query';
@@ -106,13 +106,16 @@ export class StatisticsEngine {
     });
   }
 
+  /** Raw hits for the days the summaries do not hold, summaries (daily and monthly) for the rest, queried concurrently. */
   private async hybrid(plan: Plan, acc: Accumulator, rawRanges: TimeRange[], summaryDays: number[]): Promise<void> {
     const { query } = plan;
     const additive = plan.components.filter(isAdditive);
     const distinct = plan.components.some((c) => DISTINCT.includes(c));
+    const select = (sql: Frag) => this.runner.select(query.id, sql);
+    const work: Array<Promise<void>> = [];
     if (rawRanges.length > 0) {
-      if (additive.length) acc.addCounts(await this.runner.select(query.id, this.raw(plan, rawRanges, additive)), additive);
-      if (distinct) acc.addVisitors(await this.runner.select(query.id, this.raw(plan, rawRanges, [], true)));
+      if (additive.length) work.push(select(this.raw(plan, rawRanges, additive)).then((rows) => acc.addCounts(rows, additive)));
+      if (distinct) work.push(select(this.raw(plan, rawRanges, [], true)).then((rows) => acc.addVisitors(rows)));
     }
     const filter = query.filters[0];
     const dimension = plan.dimensions[0] ?? filter?.dimension;
@@ -120,6 +123,8 @@ export class StatisticsEngine {
       status: query.status,
       bucket: plan.edges ? bucketCase('x.day', plan.edges) : null,
       dimension: dimension ? { name: dimension, group: plan.dimensions.length > 0, value: filter?.value ?? null } : null,
+      components: additive,
+      sketches: distinct,
     };
     // Whole months come from the monthly roll-ups, unless the grouping is finer than a month.
     const split = plan.bucket === null || plan.bucket === 'month' ? splitMonths(summaryDays, this.timezone) : { months: [], days: summaryDays };
@@ -128,10 +133,14 @@ export class StatisticsEngine {
       { runs: split.months.map((m) => ({ first: m, last: m })), months: true },
     ].filter((p) => p.runs.length > 0);
     for (const part of parts) {
-      const sel = { ...base, ...part };
-      if (additive.length) acc.addCounts(await this.runner.select(query.id, buildSummarySelect(this.db, { ...sel, components: additive })), additive);
-      if (distinct) acc.addSketches(await this.runner.select(query.id, buildSummarySelect(this.db, { ...sel, components: [], sketches: true })));
+      work.push(
+        select(buildSummarySelect(this.db, { ...base, ...part })).then((rows) => {
+          acc.addCounts(rows, additive);
+          if (distinct) acc.addSketches(rows);
+        }),
+      );
     }
+    await Promise.all(work);
   }
 
   private finish(plan: Plan, acc: Accumulator): StatsRow[] {

@@ -17,7 +17,7 @@ export interface SummarySelect {
   /** The one summarised dimension grouped (aliased `gd0`) or filtered. */
   dimension: { name: string; group: boolean; value: string | null } | null;
   components: readonly Component[];
-  /** Reads the visitor sketches instead of aggregating (totals only). */
+  /** Lists rows with their visitor sketches (`vs`, `fs`) and counters instead of aggregating (totals only). */
   sketches?: boolean;
   /** Reads the monthly roll-ups; `runs` then hold month starts. */
   months?: boolean;
@@ -44,7 +44,7 @@ export function buildSummarySelect(db: Database, sel: SummarySelect): Frag {
     groups.push('gd0');
   }
   if (sel.sketches) columns.push(frag('x.visitor_sketch AS vs, x.first_time_sketch AS fs'));
-  else for (const c of sel.components) columns.push(frag(`COALESCE(SUM(x.${c}), 0) AS c_${c}`));
+  for (const c of sel.components) columns.push(frag(sel.sketches ? `x.${c} AS c_${c}` : `COALESCE(SUM(x.${c}), 0) AS c_${c}`));
 
   const days = daysCondition(sel.runs);
   const where: Frag[] = [frag(`(${days.sql})`, days.params)];

@@ -26,12 +26,13 @@ export function registerDataTypes(ctx: PluginContext): void {
       const today = isoDay(ctx.clock.unix(), tz);
       const day = stats.parseRequest({ date_start: today, date_end: today }, allowList(stats, { defaultMetrics: ['pageviews'], groupBy: [], defaultGroupBy: [] }));
       const base = { ...req, range: day.range };
-      const [totals] = await stats.query(queryOf(base, queryId));
-      const [topPage] = await stats.query(queryOf(base, queryId, { metrics: ['pageviews'], groupBy: ['page_url'], limit: 1 }));
-      const [topReferrer] = await stats.query(
-        queryOf(base, queryId, { metrics: ['sessions'], groupBy: ['referrer'], filters: req.filters, limit: 1 }),
-      );
-      return { date: today, live: await liveVisitors(ctx), metrics: totals ?? {}, top_page: topPage ?? null, top_referrer: topReferrer ?? null };
+      const [[totals], [topPage], [topReferrer], live] = await Promise.all([
+        stats.query(queryOf(base, queryId)),
+        stats.query(queryOf(base, queryId, { metrics: ['pageviews'], groupBy: ['page_url'], limit: 1 })),
+        stats.query(queryOf(base, queryId, { metrics: ['sessions'], groupBy: ['referrer'], limit: 1 })),
+        liveVisitors(ctx),
+      ]);
+      return { date: today, live, metrics: totals ?? {}, top_page: topPage ?? null, top_referrer: topReferrer ?? null };
     },
   });
 
@@ -63,8 +64,7 @@ export function registerDataTypes(ctx: PluginContext): void {
     tab: 'statistics',
     allow: allowList(stats, { defaultMetrics: COMPARE_METRICS, groupBy: [], defaultGroupBy: [] }),
     async run(req, { queryId }) {
-      const [current] = await stats.query(queryOf(req, queryId));
-      const [previous] = await stats.query(queryOf(req, queryId, { range: req.previous }));
+      const [[current], [previous]] = await Promise.all([stats.query(queryOf(req, queryId)), stats.query(queryOf(req, queryId, { range: req.previous }))]);
       const change = Object.fromEntries(req.metrics.map((m) => [m, percentChange(Number(current?.[m] ?? 0), Number(previous?.[m] ?? 0))]));
       return {
         current: current ?? {},
@@ -83,8 +83,10 @@ export function registerDataTypes(ctx: PluginContext): void {
     tab: 'statistics',
     allow: allowList(stats, { defaultMetrics: ['sessions', 'pageviews'], groupBy: ['device', 'browser', 'platform'], defaultGroupBy: ['device'], defaultLimit: 20 }),
     async run(req, { queryId }) {
-      const rows = await stats.query(queryOf(req, queryId, { limit: req.limit }));
-      const [total] = await stats.query(queryOf(req, queryId, { groupBy: [], metrics: [req.metrics[0] as MetricName] }));
+      const [rows, [total]] = await Promise.all([
+        stats.query(queryOf(req, queryId, { limit: req.limit })),
+        stats.query(queryOf(req, queryId, { groupBy: [], metrics: [req.metrics[0] as MetricName] })),
+      ]);
       const all = Number(total?.[req.metrics[0]!] ?? 0);
       return rows.map((r) => ({ ...r, share: all > 0 ? Math.round((Number(r[req.metrics[0]!]) / all) * 10000) / 100 : 0 }));
     },
@@ -98,8 +100,10 @@ export function registerDataTypes(ctx: PluginContext): void {
       const goals = await ctx.db.select<{ ID: number; title: string; type: string; status: string }>(
         `SELECT ID, title, type, status FROM ${ctx.db.quote(ctx.db.table('goals'))} ORDER BY ID`,
       );
-      const rows = await stats.query(queryOf(req, queryId, { metrics: ['conversions'], groupBy: ['goal'] }));
-      const [total] = await stats.query(queryOf(req, queryId, { metrics: ['visitors'], groupBy: [] }));
+      const [rows, [total]] = await Promise.all([
+        stats.query(queryOf(req, queryId, { metrics: ['conversions'], groupBy: ['goal'] })),
+        stats.query(queryOf(req, queryId, { metrics: ['visitors'], groupBy: [] })),
+      ]);
       const visitors = Number(total?.visitors ?? 0);
       const byGoal = new Map(rows.map((r) => [String(r.goal), Number(r.conversions)]));
       return goals.map((g) => {
