@@ -1,4 +1,5 @@
 import { type ChildProcess, fork } from 'node:child_process';
+import os from 'node:os';
 import autocannon from 'autocannon';
 import express from 'express';
 import type { Bench } from './run';
@@ -143,9 +144,10 @@ const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 async function benchNoop(log: (line: string) => void): Promise<number> {
   const { child, urls } = await serve('noop');
   const { result } = await drive(urls.noop!, 'rest');
+  const { rss } = await ask<{ rss: number }>(child, 'stored');
   await stop(child);
   const rate = result.requests.total / SECONDS;
-  log(`no-op express 5 POST route: ${fmt(rate)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms`);
+  log(`no-op express 5 POST route: ${fmt(rate)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, peak RSS ${fmt(rss / 1024 / 1024)} MB`);
   return rate;
 }
 
@@ -154,12 +156,13 @@ async function benchTracking(dialect: BenchDialect, noopRate: number, log: (line
     if (ONLY.length > 0 && !ONLY.includes(`${dialect}:${transport}`)) continue;
     const { child, urls } = await serve(dialect);
     const { load, result } = await drive(urls[transport]!, transport);
-    const stored = await ask<{ pageviews: number; seconds: number; rss: number }>(child, 'stored');
+    const stored = await ask<{ pageviews: number; seconds: number; rss: number; cpuMs: number }>(child, 'stored');
     await stop(child);
     const recorded = (load.pageviews + load.heartbeats) / SECONDS;
     log(
       `${dialect} ${transport}: ${fmt(recorded)} recorded hits/s (${fmt(load.pageviews)} page views, ${fmt(load.heartbeats)} heartbeats, ${load.errors} errors), ` +
         `p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, peak RSS ${fmt(stored.rss / 1024 / 1024)} MB, ` +
+        `server CPU ${fmt((stored.cpuMs * 1000) / Math.max(1, load.pageviews + load.heartbeats))} µs per hit, ` +
         `stored ${fmt(stored.pageviews)}/${fmt(load.pageviews)} page views and ${fmt(stored.seconds)}/${fmt(load.heartbeatSeconds)} s on page, ` +
         `${(recorded / noopRate).toFixed(2)}× the no-op route`,
     );
@@ -169,6 +172,7 @@ async function benchTracking(dialect: BenchDialect, noopRate: number, log: (line
 const bench: Bench = {
   name: 'tracking',
   async run(log) {
+    log(`machine load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} (other processes share the cores)`);
     log(`${CONNECTIONS} connections, ${SECONDS} s per run, ${fmt(VISITORS)} visitors, ${HEARTBEAT_SHARE * 100}% heartbeats`);
     const noopRate = await benchNoop(log);
     for (const dialect of benchDialects()) await benchTracking(dialect, noopRate, log);
@@ -188,13 +192,18 @@ async function serveMain(mode: BenchDialect | 'noop'): Promise<void> {
       const { port } = server.address() as { port: number };
       process.send!({ noop: `http://127.0.0.1:${port}/noop` });
     });
-    process.on('message', () => {
+    process.on('message', (m) => {
+      if (m === 'stored') {
+        process.send!({ rss: peakRss });
+        return;
+      }
       clearInterval(sampler);
       server.close(() => process.exit(0));
     });
     return;
   }
   const k = await startBenchKernel(mode, { SVC_PLUGINS: 'tracking' });
+  const cpuStart = process.cpuUsage();
   process.send!({ rest: `${k.api}/track`, beacon: `${k.url}/svc/endpoint` });
   process.on('message', async (m) => {
     if (m === 'stored') {
@@ -202,7 +211,8 @@ async function serveMain(mode: BenchDialect | 'noop'): Promise<void> {
       const [row] = await db.select<{ n: number; s: number }>(
         `SELECT COUNT(*) AS n, COALESCE(SUM(time_on_page), 0) AS s FROM ${db.quote(db.table('statistics'))}`,
       );
-      process.send!({ pageviews: Number(row?.n ?? 0), seconds: Number(row?.s ?? 0), rss: peakRss });
+      const cpu = process.cpuUsage(cpuStart);
+      process.send!({ pageviews: Number(row?.n ?? 0), seconds: Number(row?.s ?? 0), rss: peakRss, cpuMs: (cpu.user + cpu.system) / 1000 });
     } else {
       clearInterval(sampler);
       await k.stop();

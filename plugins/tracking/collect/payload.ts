@@ -33,9 +33,13 @@ export function decodeBody(body: unknown): Record<string, unknown> | 'test' {
   return payload.request === 'test' ? 'test' : payload;
 }
 
-/** An identifier the client generated (uid, fingerprint); `false`, junk or markup give ''. */
+/**
+ * An identifier the client generated (uid, fingerprint), lowercased so both
+ * databases compare it alike (MySQL collations ignore case); `false`, junk or
+ * markup give ''.
+ */
 export function cleanId(value: unknown): string {
-  return typeof value === 'string' && ID_RE.test(value) ? value : '';
+  return typeof value === 'string' && ID_RE.test(value) ? value.toLowerCase() : '';
 }
 
 /** The external link URL kept only for http(s) with a valid host (§3.3 step 2). */

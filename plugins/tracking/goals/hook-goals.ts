@@ -31,8 +31,9 @@ export class HookGoals {
     const { db, clock } = this.deps;
     const goals = (await this.deps.goals.activeGoals()).filter((g) => g.type === 'hook' && g.hook === hookName);
     if (goals.length === 0) return 0;
-    const cookie = this.deps.currentRequest()?.headers.cookie?.match(UID_COOKIE)?.[1];
-    const visitor = cleanId(this.deps.headlessDomain ? uid : cookie ? decodeURIComponent(cookie) : '');
+    const cookie = this.deps.currentRequest()?.headers.cookie?.match(UID_COOKIE)?.[1] ?? '';
+    // Cookie uids are plain ids; a percent-encoded one is junk and simply does not match.
+    const visitor = cleanId(this.deps.headlessDomain ? uid : cookie);
     if (!visitor) return 0;
     const q = db.quote;
     const [row] = await db.select<{ ID: number; session_id: number }>(
