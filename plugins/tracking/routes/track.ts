@@ -1,4 +1,5 @@
-import express, { Router } from 'express';
+import express, { type NextFunction, type Request, type Response, Router } from 'express';
+import { SESSION_COOKIE } from '../../../core/auth/sessions';
 import { trackingCors } from '../../../core/http/cors';
 import type { PluginContext } from '../../../core/plugins/context';
 import { ANONYMOUS } from '../../../core/auth/types';
@@ -35,9 +36,11 @@ export function registerTrackRoutes(ctx: PluginContext, tracker: Tracker): void 
 
   answerPreflight(ctx, '/track');
 
-  const beacon = Router();
-  beacon.use(trackingCors(ctx.config));
-  beacon.post('/', express.text({ type: () => true, limit: BODY.limit }), async (req, res) => {
+  // Visitors without the sign-in cookie (nearly all) skip the session lookup;
+  // the rest go on to the same handler behind the kernel's session middleware.
+  const signedIn = (req: Request) => (req.headers.cookie ?? '').includes(`${SESSION_COOKIE}=`);
+  const handle = async (req: Request, res: Response, next: NextFunction) => {
+    if (!req.principal && signedIn(req)) return next('router');
     const payload = decodeBody(typeof req.body === 'string' ? req.body : '');
     if (payload === 'test') {
       res.status(200).end();
@@ -50,8 +53,14 @@ export function registerTrackRoutes(ctx: PluginContext, tracker: Tracker): void 
     } catch (err) {
       throw asTrackingError(err, ctx.logger);
     }
-  });
-  ctx.http.mount('/svc/endpoint', beacon, { quiet: true, session: true });
+  };
+  const text = express.text({ type: () => true, limit: BODY.limit });
+  for (const session of [false, true]) {
+    const beacon = Router();
+    beacon.use(trackingCors(ctx.config));
+    beacon.post('/', text, handle);
+    ctx.http.mount('/svc/endpoint', beacon, { quiet: true, session });
+  }
 }
 
 /**

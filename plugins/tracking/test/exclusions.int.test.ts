@@ -98,6 +98,11 @@ describe('visitor IP and exclusions (tracking.md §5, §7)', () => {
     await setOptions(tk, { user_role_blocklist: ['administrator'] });
     expect(await outcome(pageview('https://site.example/', 'role2'), {}, admin)).toBe('excluded role');
     expect(await outcome(pageview('https://site.example/', 'role3'), {}, editor)).toBe('recorded');
+    const viaBeacon = await admin.post('/svc/endpoint', { raw: JSON.stringify(pageview('https://site.example/', 'role2b')), headers: { 'content-type': 'text/plain' } });
+    expect(viaBeacon.text).toBe('excluded role');
+    const anonymousBeacon = await tk.client().post('/svc/endpoint', { raw: JSON.stringify(pageview('https://site.example/', 'role2c')), headers: { 'content-type': 'text/plain' } });
+    expect(anonymousBeacon.status).toBe(200);
+    expect(anonymousBeacon.text).toBe('');
     extra.roles = ['editor'];
     expect(await outcome(pageview('https://site.example/', 'role4'), {}, editor)).toBe('excluded role');
     expect(await outcome(pageview('https://site.example/', 'role5'))).toBe('recorded');
