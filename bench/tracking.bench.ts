@@ -26,6 +26,13 @@ const AGENTS = [
   'Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0',
   'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36',
 ];
+/**
+ * Node flags of both servers. V8 sizes its heap from the machine's memory and
+ * lets garbage pile up to it, so a limit, as a production deployment sets
+ * one, keeps RSS near the live heap. SVC_BENCH_NODE_ARGS replaces them
+ * (e.g. with --cpu-prof for diagnosis).
+ */
+const SERVER_NODE_ARGS = process.env.SVC_BENCH_NODE_ARGS ?? '--max-old-space-size=160';
 /** SVC_BENCH_RUNS narrows the runs, e.g. `mysql:rest,sqlite:beacon`. */
 const ONLY = (process.env.SVC_BENCH_RUNS ?? '').split(',').filter(Boolean);
 const REFERRERS = ['', '', '', 'https://www.google.com/', 'https://news.ycombinator.com/', 'https://duckduckgo.com/'];
@@ -117,8 +124,7 @@ async function drive(url: string, transport: Transport): Promise<{ load: Load; r
 
 /** Starts this file as a server child process: a kernel with tracking, or a no-op express route. */
 function serve(mode: BenchDialect | 'noop'): Promise<{ child: ChildProcess; urls: Record<string, string> }> {
-  // SVC_BENCH_NODE_ARGS passes flags to the server (e.g. --cpu-prof) for diagnosis.
-  const execArgv = (process.env.SVC_BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const execArgv = SERVER_NODE_ARGS.split(' ').filter(Boolean);
   const child = fork(__filename, ['--serve', mode], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv });
   return new Promise((resolve, reject) => {
     child.once('message', (m) => resolve({ child, urls: m as Record<string, string> }));
@@ -173,7 +179,7 @@ const bench: Bench = {
   name: 'tracking',
   async run(log) {
     log(`machine load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} (other processes share the cores)`);
-    log(`${CONNECTIONS} connections, ${SECONDS} s per run, ${fmt(VISITORS)} visitors, ${HEARTBEAT_SHARE * 100}% heartbeats`);
+    log(`${CONNECTIONS} connections, ${SECONDS} s per run, ${fmt(VISITORS)} visitors, ${HEARTBEAT_SHARE * 100}% heartbeats, servers run with node ${SERVER_NODE_ARGS}`);
     const noopRate = await benchNoop(log);
     for (const dialect of benchDialects()) await benchTracking(dialect, noopRate, log);
   },

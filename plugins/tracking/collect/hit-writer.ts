@@ -75,7 +75,7 @@ export class HitWriter {
     private readonly logger: SvcLogger,
   ) {
     // SQLite has one writer: concurrent transactions would only wait for each other.
-    this.batcher = new Batcher((plans) => this.writeWithRetry(plans), { concurrency: db.dialect === 'mysql' ? 4 : 1 });
+    this.batcher = new Batcher((plans) => this.writeWithRetry(plans), { concurrency: db.dialect === 'mysql' ? 2 : 1 });
   }
 
   write(plan: WritePlan): Promise<WriteResult> {

@@ -36,7 +36,7 @@ export class VisitorStates {
   private readonly batcher: Batcher<string, VisitorState>;
 
   constructor(private readonly db: Database) {
-    this.batcher = new Batcher((uids) => this.query(uids), { concurrency: db.dialect === 'mysql' ? 2 : 1 });
+    this.batcher = new Batcher((uids) => this.query(uids), { concurrency: 1 });
   }
 
   load(uid: string): Promise<VisitorState> {
