@@ -3,10 +3,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { type Browser, type Page, chromium } from 'playwright-core';
-import { generateTraffic } from '../../../../core/statistics/test/generator';
 import { insertPageview, insertSession } from '../../../../core/statistics/test/traffic';
 import { type TestKernel, createTestKernel } from '../../../../test/helpers/test-kernel';
-import { statisticsTab } from './tab-plugin';
 
 const OUTPUT = path.join(__dirname, '..', '..', '..', '..', 'test-output');
 const HOSTILE = '/"><img src=x onerror="window.__pwned=1">';
@@ -17,10 +15,11 @@ describe('statistics dashboard in a browser', () => {
   let page: Page;
 
   beforeAll(async () => {
-    tk = await createTestKernel({ inline: [statisticsTab], env: { SVC_TIMEZONE: 'UTC' } });
-    await generateTraffic(tk.kernel.db, { pageviews: 4000, days: 60, end: tk.clock.unix(), timezone: 'UTC' });
-    const session = await insertSession(tk.kernel.db, 'hostile', tk.clock.unix() - 7200);
-    await insertPageview(tk.kernel.db, session, 'hostile', tk.clock.unix() - 7200, { url: HOSTILE, top: 5 });
+    tk = await createTestKernel({ plugins: ['tracking', 'sources'], env: { SVC_TIMEZONE: 'UTC', SVC_LICENSE: 'creator' } });
+    const quiet = { out: () => undefined, err: (line: string) => console.error(line), progress: () => undefined };
+    expect(await tk.kernel.commands.get('demo')!.run(['--days', '30', '--visitors', '25', '--seed', '7'], quiet)).toBe(0);
+    const session = await insertSession(tk.kernel.db, 'hostile', tk.clock.unix() - 30);
+    await insertPageview(tk.kernel.db, session, 'hostile', tk.clock.unix() - 30, { url: HOSTILE, top: 5 });
     await tk.kernel.statistics.folder.foldPending();
     browser = await chromium.launch({
       executablePath: '/usr/bin/chromium',
@@ -75,13 +74,45 @@ describe('statistics dashboard in a browser', () => {
   });
 
   it('shows tracked strings as text, never as markup', async () => {
-    await page.selectOption('select[name=preset]', 'today');
+    await page.goto(`${tk.url}/svc-admin/statistics?range=today&filters=${encodeURIComponent(JSON.stringify({ page_url: HOSTILE }))}`);
     await page.waitForFunction((url) => [...document.querySelectorAll('[data-table="pages"] .row-filter')].some((b) => b.textContent === url), HOSTILE);
+    expect(await page.textContent('[data-filters] .chip')).toBe(`Page: ${HOSTILE} ×`);
     expect(await page.locator('[data-table="pages"] img').count()).toBe(0);
     expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
   });
 
+  it('manages goals against the goals REST API', async () => {
+    await page.goto(`${tk.url}/svc-admin/statistics/goals`);
+    await page.waitForSelector('[data-goal-list] table');
+    expect(await page.textContent('[data-goal-list]')).toContain('Viewed pricing');
+    await page.fill('[data-goal-form] input[name=title]', 'Read <the> docs');
+    await page.selectOption('[data-goal-form] select[name=type]', 'visits');
+    await page.fill('[data-goal-form] input[name=url]', '/docs');
+    await page.click('[data-goal-form] button[type=submit]');
+    await page.waitForFunction(() => document.querySelector('[data-goal-list]')?.textContent?.includes('Read <the> docs'));
+    expect(await page.textContent('[data-goal-message]')).toBe('Goal "Read <the> docs" added.');
+    const row = page.locator('[data-goal-list] tr', { hasText: 'Read <the> docs' });
+    await row.locator('button', { hasText: 'Deactivate' }).click();
+    await page.waitForFunction(() => [...document.querySelectorAll('[data-goal-list] tr')].some((tr) => tr.textContent?.includes('Read <the> docs') && tr.textContent.includes('inactive')));
+    await page.fill('[data-goal-form] input[name=title]', 'Hook without a name');
+    await page.selectOption('[data-goal-form] select[name=type]', 'hook');
+    await page.click('[data-goal-form] button[type=submit]');
+    await page.waitForFunction(() => (document.querySelector('[data-goal-message]')?.textContent ?? '').length > 0);
+    expect(await page.textContent('[data-goal-message]')).toBe('hook: required for goals of type hook.');
+    expect(await page.textContent('[data-goal-list]')).not.toContain('Hook without a name');
+  });
+
+  it('shows the sources tab with its world map', async () => {
+    await page.goto(`${tk.url}/svc-admin/sources`);
+    await page.waitForSelector('[data-channel="direct"]');
+    await page.waitForSelector('[data-map] svg path.country');
+    expect(await page.locator('[data-map] svg path.country').count()).toBeGreaterThan(150);
+    expect(await page.locator('[data-table="referrer-domains"] table, [data-table="referrer-domains"] .state').count()).toBe(1);
+    await page.screenshot({ path: path.join(OUTPUT, 'sources.png'), fullPage: true });
+  });
+
   it('takes a custom range and fits a phone screen', async () => {
+    await page.goto(`${tk.url}/svc-admin/statistics`);
     await page.setViewportSize({ width: 390, height: 844 });
     await page.selectOption('select[name=preset]', 'custom');
     await page.fill('input[name=date_start]', '2020-01-01');
