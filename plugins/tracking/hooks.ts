@@ -5,7 +5,8 @@
 import type { HookGoals } from './goals/hook-goals';
 import type { BlockGoalAttributes } from './goals/block-goals';
 import type { SearchQuery } from './search/register';
-import type { SvcStatistic } from '../../hooks';
+import type { SvcStatistic, SvcTrackingOptions } from '../../hooks';
+import type { PageContext } from './options/tracking-options';
 import type { TransportStatus } from './status/transport-status';
 
 /** One demo visit, for plugins that add data of their own to it (orders...). */
@@ -39,6 +40,8 @@ export interface TrackingService {
   renderBlockGoal(html: string, attributes: BlockGoalAttributes): string;
   /** The transport status of tracking.md §2.7. */
   transportStatus(): Promise<TransportStatus>;
+  /** The browser `svc` options object of tracking.md §2.6 for a page. */
+  trackingOptions(page: PageContext): Promise<SvcTrackingOptions>;
 }
 
 declare module '../../core/plugins/services' {

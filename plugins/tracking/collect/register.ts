@@ -9,6 +9,7 @@ import { registerExternalLinks } from '../links/register';
 import { registerAjaxRoute } from '../routes/ajax';
 import { registerStatusRoutes } from '../routes/status';
 import { registerTrackRoutes } from '../routes/track';
+import { TrackingOptionsBuilder } from '../options/tracking-options';
 import { registerSearch } from '../search/register';
 import { TransportStatusService } from '../status/transport-status';
 import { DomainWatch } from './domains';
@@ -54,6 +55,7 @@ export async function registerCollection(ctx: PluginContext): Promise<void> {
   registerTrackRoutes(ctx, tracker);
   registerAjaxRoute(ctx);
   registerDemo(ctx, tracker, goals);
+  const options = new TrackingOptionsBuilder({ config: ctx.config, hooks: ctx.hooks, settings: config, goals, status: () => status.get() });
 
   ctx.hooks.addAction('svc_weekly', async () => {
     const removed = await removeJunkBrowsers(ctx.db, ctx.cache);
@@ -66,6 +68,7 @@ export async function registerCollection(ctx: PluginContext): Promise<void> {
     linkPendingSearch: (id, statistic) => searches.linkPendingSearch(id, statistic),
     renderBlockGoal,
     transportStatus: () => status.get(),
+    trackingOptions: (page) => options.build(page),
   };
   ctx.services.provide('tracking', service);
 }

@@ -6,6 +6,8 @@ import type { PrivacyLevel } from '../../../core/settings/tracking-settings';
 export interface TrackingConfig {
   privacyLevel: PrivacyLevel;
   doNotTrack: boolean;
+  turboMode: boolean;
+  trackUrlChange: boolean;
   trackExternalLinks: boolean;
   filteringByDomain: boolean;
   headless: boolean;
@@ -17,6 +19,8 @@ export interface TrackingConfig {
 const KEYS = [
   'privacy_level',
   'enable_do_not_track',
+  'enable_turbo_mode',
+  'track_url_change',
   'track_external_links',
   'filtering_by_domain',
   'headless',
@@ -59,7 +63,7 @@ export class TrackingConfigCache {
     return this.value;
   }
 
-  private parse([privacy, dnt, links, byDomain, headless, rules, ips, roles]: unknown[]): TrackingConfig {
+  private parse([privacy, dnt, turbo, urlChange, links, byDomain, headless, rules, ips, roles]: unknown[]): TrackingConfig {
     const blockRules: BlockRule[] = [];
     for (const line of lines(rules)) {
       const rule = parseBlockRule(line);
@@ -69,6 +73,8 @@ export class TrackingConfigCache {
     return {
       privacyLevel: privacy === 'private_mode' || privacy === 'fingerprint' ? privacy : 'cookie',
       doNotTrack: dnt === true,
+      turboMode: turbo === true,
+      trackUrlChange: urlChange === true,
       trackExternalLinks: links === true,
       filteringByDomain: byDomain === true,
       headless: headless === true || this.ctx.config.headlessDomain !== null,
