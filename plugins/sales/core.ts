@@ -1,6 +1,7 @@
 import type { PluginContext } from '../../core/plugins/context';
 import { Activation } from './activation';
 import { Backfill } from './backfill/backfill';
+import type { SalesService } from './contract';
 import { Ingestor } from './ingest/ingest';
 import { Integrations } from './integrations/registry';
 
@@ -17,6 +18,8 @@ export interface SalesCore {
   backfill: Backfill;
   /** Starts the backfill of integrations that became active since the last look. */
   checkIntegrations(): Promise<void>;
+  /** Ingests events, then looks for newly active integrations (a first subscription activates `api`). */
+  ingest: SalesService['ingest'];
 }
 
 export function createSalesCore(ctx: PluginContext): SalesCore {
@@ -35,6 +38,9 @@ export function createSalesCore(ctx: PluginContext): SalesCore {
     ingestor,
     daysPerBatch: BACKFILL_DAYS_PER_BATCH,
   });
+  const checkIntegrations = async () => {
+    for (const { integration, earliest } of await integrations.newlyActivated(ctx.clock.unix())) await backfill.start(integration, earliest);
+  };
   return {
     ctx,
     timezone,
@@ -42,8 +48,11 @@ export function createSalesCore(ctx: PluginContext): SalesCore {
     ingestor,
     integrations,
     backfill,
-    async checkIntegrations() {
-      for (const { integration, earliest } of await integrations.newlyActivated(ctx.clock.unix())) await backfill.start(integration, earliest);
+    checkIntegrations,
+    async ingest(events, options) {
+      const result = await ingestor.ingest(events, options);
+      if (result.accepted > 0) await checkIntegrations();
+      return result;
     },
   };
 }

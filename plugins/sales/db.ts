@@ -13,11 +13,15 @@ export async function insertIgnore(db: Database, table: string, row: Record<stri
   return affected > 0 ? id : 0;
 }
 
-/** Inserts a row and returns its ID. */
-export async function insertRow(db: Database, table: string, row: Record<string, unknown>, t?: Transaction): Promise<number> {
-  const cols = Object.keys(row);
-  const sql = `INSERT INTO ${tbl(db, table)} (${cols.map((c) => db.quote(c)).join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`;
-  return (await db.insert(sql, Object.values(row), t)).id;
+/** Inserts rows of the same columns, a few hundred per statement. */
+export async function insertRows(db: Database, table: string, rows: ReadonlyArray<Record<string, unknown>>, t?: Transaction): Promise<void> {
+  const cols = Object.keys(rows[0] ?? {});
+  const head = `INSERT INTO ${tbl(db, table)} (${cols.map((c) => db.quote(c)).join(', ')}) VALUES `;
+  const tuple = `(${cols.map(() => '?').join(', ')})`;
+  for (let i = 0; i < rows.length; i += 200) {
+    const chunk = rows.slice(i, i + 200);
+    await db.execute(head + chunk.map(() => tuple).join(', '), chunk.flatMap((r) => cols.map((c) => r[c])), t);
+  }
 }
 
 /** Numbers from DECIMAL and BIGINT columns (MariaDB answers strings). */

@@ -1,6 +1,7 @@
 import { definePlugin } from '../../core/plugins/manifest';
 import { BACKFILL_HOOK } from './backfill/backfill';
 import { registerSalesTab } from './admin/tab';
+import { registerSalesCommand } from './cli';
 import { createSalesCore } from './core';
 import { Currencies, currencySetting } from './data/currency';
 import { registerSalesData } from './data/register';
@@ -24,7 +25,7 @@ export default definePlugin({
     ctx.hooks.addAction(BACKFILL_HOOK, (integration, phase, cursor, attempt) => core.backfill.run(integration, phase, cursor, attempt));
     ctx.hooks.addAction('svc_every_hour', () => core.checkIntegrations());
     ctx.services.provide('sales', {
-      ingest: (events, options) => core.ingestor.ingest(events, options),
+      ingest: (events, options) => core.ingest(events, options),
       registerIntegration: (integration) => core.integrations.register(integration),
       ...datatableService(ctx),
     });
@@ -36,5 +37,6 @@ export default definePlugin({
     registerIngestRoute(core);
     registerActionRoute(core);
     guardSegments(core);
+    registerSalesCommand(core);
   },
 });

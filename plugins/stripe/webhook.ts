@@ -1,5 +1,5 @@
 import express from 'express';
-import { badRequest, unavailable } from '../../core/errors';
+import { badRequest, describeError, isSvcError, unavailable } from '../../core/errors';
 import type { PluginContext } from '../../core/plugins/context';
 import type { SvcServices } from '../../core/plugins/services';
 import type { StripeClient } from './client';
@@ -46,7 +46,7 @@ export function registerWebhook(ctx: PluginContext, sales: SvcServices['sales'],
       } catch {
         throw badRequest('The Stripe-Signature does not match this payload.', 'svc_invalid_signature');
       }
-      const events = await eventsOf(event, client, ctx.clock.unix());
+      const events = await reachable(() => eventsOf(event, client, ctx.clock.unix()));
       return { success: true, ...(await sales.ingest(events, { source: 'stripe' })) };
     },
   });
@@ -81,5 +81,15 @@ async function eventsOf(event: VerifiedEvent, client: StripeClient, now: number)
     }
     default:
       return [];
+  }
+}
+
+/** A store API that cannot be reached answers 503, so the store delivers the event again later. */
+async function reachable<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (isSvcError(err)) throw err;
+    throw unavailable(`The Stripe API could not be read: ${describeError(err)}`, 'svc_store_unreachable');
   }
 }

@@ -1,5 +1,5 @@
 import express from 'express';
-import { SvcError, badRequest, unavailable } from '../../core/errors';
+import { SvcError, badRequest, describeError, isSvcError, unavailable } from '../../core/errors';
 import type { PluginContext } from '../../core/plugins/context';
 import type { SvcServices } from '../../core/plugins/services';
 import type { WooClient } from './client';
@@ -42,7 +42,7 @@ export function registerWebhook(ctx: PluginContext, sales: SvcServices['sales'],
         throw badRequest('The webhook body is not valid JSON.', 'svc_invalid_json');
       }
       if (!payload || typeof payload !== 'object' || Array.isArray(payload)) throw badRequest('The webhook body must be a JSON object.', 'svc_invalid_webhook');
-      const events = await eventsOf(topic, payload, client, ctx.clock.unix());
+      const events = await reachable(() => eventsOf(topic, payload, client, ctx.clock.unix()));
       return { success: true, ...(await sales.ingest(events, { source: 'woocommerce' })) };
     },
   });
@@ -63,4 +63,14 @@ async function eventsOf(topic: string, payload: object, client: WooClient, now: 
     events.push(renewalEvent(await client.subscription(renewed), order));
   }
   return events;
+}
+
+/** A store API that cannot be reached answers 503, so the store delivers the event again later. */
+async function reachable<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (isSvcError(err)) throw err;
+    throw unavailable(`The WooCommerce API could not be read: ${describeError(err)}`, 'svc_store_unreachable');
+  }
 }

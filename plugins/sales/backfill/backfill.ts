@@ -6,6 +6,7 @@ import type { SvcLogger } from '../../../core/logger';
 import type { Options } from '../../../core/options/options';
 import type { PluginContext } from '../../../core/plugins/context';
 import type { SubscriptionIntegration } from '../contract';
+import { num, tbl } from '../db';
 import type { Ingestor } from '../ingest/ingest';
 import { MAX_EVENTS } from '../ingest/ingest';
 import type { Integrations } from '../integrations/registry';
@@ -108,8 +109,27 @@ export class Backfill {
         this.deps.logger.warn({ integration: integration.id, rejected: result.rejected.slice(0, 5) }, `${result.rejected.length} historical subscription events refused`);
       }
     }
-    if (page.next !== null) await this.schedule(integration.id, 'import', page.next, 0);
-    else await this.schedule(integration.id, 'aggregate', String(state.first_day), 0);
+    if (page.next !== null) {
+      await this.schedule(integration.id, 'import', page.next, 0);
+      return;
+    }
+    const first = await this.firstImportedDay(integration.id, state.first_day);
+    const { timezone } = this.deps;
+    const last = DateTime.fromSeconds(state.first_day, { zone: timezone }).plus({ days: state.total - 1 });
+    const total = Math.round(last.diff(DateTime.fromSeconds(first, { zone: timezone }), 'days').days) + 1;
+    await this.deps.options.set(stateOption(integration.id), { first_day: first, total, processed: 0 }, { autoload: false });
+    await this.schedule(integration.id, 'aggregate', String(first), 0);
+  }
+
+  /** The day of the integration's earliest stored subscription event, when the history holds one before `day`. */
+  private async firstImportedDay(source: string, day: number): Promise<number> {
+    const { db, timezone } = this.deps;
+    const [row] = await db.select<{ t: number | string | null }>(
+      `SELECT MIN(e.time) AS t FROM ${tbl(db, 'subscription_events')} e JOIN ${tbl(db, 'subscriptions')} s ON s.ID = e.subscription_ref WHERE s.source = ?`,
+      [source],
+    );
+    if (row?.t === null || row?.t === undefined) return day;
+    return Math.min(day, DateTime.fromSeconds(num(row.t), { zone: timezone }).startOf('day').toSeconds());
   }
 
   private async aggregate(id: string, from: number, state: BackfillState): Promise<void> {

@@ -3,6 +3,7 @@ import type { DataRequest } from '../../../core/statistics/request';
 import { num, tbl } from '../db';
 import { moneyObject } from '../data/money';
 import { type Scope, filterDims, scopeWhere, visitorJoins } from '../data/scope';
+import { ordersOf } from '../data/shop-queries';
 
 export const SALES_PRODUCTS_METRICS = ['product', 'adds_to_cart', 'sales', 'revenue'] as const;
 
@@ -26,7 +27,7 @@ async function lines(db: Database, scope: Scope): Promise<Line[]> {
   const sold = scopeWhere('i.time', scope);
   for (const r of await db.select<Record<string, unknown>>(
     `SELECT i.product_id, i.currency, MAX(i.product_name) AS name, SUM(i.quantity) AS units, SUM(i.quantity * i.price) AS revenue
-       FROM ${tbl(db, 'ecommerce_order_items')} i JOIN ${tbl(db, 'ecommerce_orders')} o ON o.ID = i.order_ref ${visitorJoins(db, 'o', filterDims(scope))}
+       FROM ${tbl(db, 'ecommerce_order_items')} i ${ordersOf(db, scope)}
       WHERE ${sold.sql} GROUP BY i.product_id, i.currency`,
     sold.params,
   )) {

@@ -13,8 +13,7 @@ export function tapDemo(core: SalesCore): void {
   ctx.hooks.addAction('svc_demo_generated', async (visits) => {
     const events = demoShop(visits, new URL(ctx.config.baseUrl).origin, ctx.clock.unix());
     let accepted = 0;
-    for (let i = 0; i < events.length; i += MAX_EVENTS) accepted += (await core.ingestor.ingest(events.slice(i, i + MAX_EVENTS), { source: 'api' })).accepted;
-    await core.checkIntegrations();
+    for (let i = 0; i < events.length; i += MAX_EVENTS) accepted += (await core.ingest(events.slice(i, i + MAX_EVENTS), { source: 'api' })).accepted;
     ctx.logger.info({ events: events.length, accepted }, `demo shop: ${accepted} ecommerce events for ${visits.length} page views`);
   });
 }

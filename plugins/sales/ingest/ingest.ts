@@ -4,12 +4,12 @@ import type { Database } from '../../../core/db/database';
 import { insertIfAbsent } from '../../../core/db/sql';
 import { badRequest } from '../../../core/errors';
 import type { IngestOptions, IngestRejection, IngestResult } from '../contract';
-import { insertIgnore, insertRow } from '../db';
+import { insertIgnore, insertRows } from '../db';
 import type { Activation } from '../activation';
 import { aggregateDay, daysOf } from '../subscriptions/daily';
-import { insertSubscriptionEvent, rebuildSubscription, subscriptionRef } from '../subscriptions/store';
+import { insertSubscriptionEvents, rebuildSubscription, subscriptionRef } from '../subscriptions/store';
 import { FieldError } from './fields';
-import { type OrderEvent, type ValidEvent, type VisitorEvent, validateEvent } from './validate';
+import { type OrderEvent, type SubscriptionEvent, type ValidEvent, type VisitorEvent, validateEvent } from './validate';
 import { VisitorLinker } from './visitor-link';
 
 export const MAX_EVENTS = 1000;
@@ -26,13 +26,7 @@ interface Valid {
  * an event id or an order id count as duplicates.
  */
 export class Ingestor {
-  private readonly linker: VisitorLinker;
-
-  constructor(
-    private readonly deps: { db: Database; clock: Clock; timezone: string; activation: Activation; sourcesLoaded: () => boolean },
-  ) {
-    this.linker = new VisitorLinker(deps.db, deps.sourcesLoaded);
-  }
+  constructor(private readonly deps: { db: Database; clock: Clock; timezone: string; activation: Activation; sourcesLoaded: () => boolean }) {}
 
   async ingest(events: readonly unknown[], options: IngestOptions): Promise<IngestResult> {
     if (events.length > MAX_EVENTS) throw badRequest(`At most ${MAX_EVENTS} events per call; this one has ${events.length}.`, 'svc_too_many_events', { field: 'events' });
@@ -56,8 +50,10 @@ export class Ingestor {
 
   private async write(valid: readonly Valid[], options: IngestOptions, now: number, t: Transaction) {
     const { db, timezone } = this.deps;
-    const subscriptions = new Set<number>();
-    const subscriptionTimes: number[] = [];
+    const linker = new VisitorLinker(db, this.deps.sourcesLoaded);
+    const refs = new Map<string, number>();
+    const visitorRows: Array<Record<string, unknown>> = [];
+    const subscriptionEvents: Array<{ ref: number; event: SubscriptionEvent }> = [];
     const shopTimes: number[] = [];
     let accepted = 0;
     for (const { event } of valid) {
@@ -66,47 +62,44 @@ export class Ingestor {
         if (!fresh) continue;
       }
       if (event.type === 'subscription') {
-        const ref = await subscriptionRef(db, options.source, event, t);
-        await insertSubscriptionEvent(db, ref, event, t);
-        subscriptions.add(ref);
-        subscriptionTimes.push(event.time);
+        let ref = refs.get(event.subscription_id);
+        if (ref === undefined) refs.set(event.subscription_id, (ref = await subscriptionRef(db, options.source, event, t)));
+        subscriptionEvents.push({ ref, event });
+      } else if (event.type === 'order') {
+        if (!(await this.writeOrder(event, options.source, linker, t))) continue;
+        shopTimes.push(event.time);
       } else {
-        const stored = event.type === 'order' ? await this.writeOrder(event, options.source, t) : await this.writeVisitorEvent(event, options.source, t);
-        if (!stored) continue;
+        visitorRows.push(await this.visitorRow(event, options.source, linker, t));
         shopTimes.push(event.time);
       }
       accepted++;
     }
-    for (const ref of subscriptions) await rebuildSubscription(db, ref, t);
-    if (options.aggregate !== false) for (const day of daysOf(subscriptionTimes, timezone)) await aggregateDay(db, day, timezone, t);
+    if (visitorRows.length) await insertRows(db, 'ecommerce_events', visitorRows, t);
+    if (subscriptionEvents.length) await insertSubscriptionEvents(db, subscriptionEvents, t);
+    for (const ref of new Set(subscriptionEvents.map((s) => s.ref))) await rebuildSubscription(db, ref, t);
+    if (options.aggregate !== false) for (const day of daysOf(subscriptionEvents.map((s) => s.event.time), timezone)) await aggregateDay(db, day, timezone, t);
     return { accepted, shopTimes };
   }
 
-  private async writeVisitorEvent(e: VisitorEvent, source: string, t: Transaction): Promise<boolean> {
-    await insertRow(
-      this.deps.db,
-      'ecommerce_events',
-      {
-        type: e.type,
-        source,
-        uid: e.uid,
-        session_id: await this.linker.session(e.uid, e.time, t),
-        product_id: e.product_id,
-        product_name: e.product_name,
-        quantity: e.quantity,
-        price: e.price,
-        currency: e.currency,
-        url: e.url,
-        time: e.time,
-      },
-      t,
-    );
-    return true;
+  private async visitorRow(e: VisitorEvent, source: string, linker: VisitorLinker, t: Transaction): Promise<Record<string, unknown>> {
+    return {
+      type: e.type,
+      source,
+      uid: e.uid,
+      session_id: await linker.session(e.uid, e.time, t),
+      product_id: e.product_id,
+      product_name: e.product_name,
+      quantity: e.quantity,
+      price: e.price,
+      currency: e.currency,
+      url: e.url,
+      time: e.time,
+    };
   }
 
   /** False when the source already sent this order. */
-  private async writeOrder(e: OrderEvent, source: string, t: Transaction): Promise<boolean> {
-    const sessionId = await this.linker.session(e.uid, e.time, t);
+  private async writeOrder(e: OrderEvent, source: string, linker: VisitorLinker, t: Transaction): Promise<boolean> {
+    const sessionId = await linker.session(e.uid, e.time, t);
     const ref = await insertIgnore(
       this.deps.db,
       'ecommerce_orders',
@@ -115,7 +108,7 @@ export class Ingestor {
         source,
         uid: e.uid,
         session_id: sessionId,
-        campaign_id: await this.linker.campaign(sessionId, t),
+        campaign_id: await linker.campaign(sessionId, t),
         currency: e.currency,
         total: e.total,
         time: e.time,
@@ -123,9 +116,7 @@ export class Ingestor {
       t,
     );
     if (!ref) return false;
-    for (const item of e.items) {
-      await insertRow(this.deps.db, 'ecommerce_order_items', { order_ref: ref, ...item, currency: e.currency, time: e.time }, t);
-    }
+    await insertRows(this.deps.db, 'ecommerce_order_items', e.items.map((item) => ({ order_ref: ref, ...item, currency: e.currency, time: e.time })), t);
     return true;
   }
 }

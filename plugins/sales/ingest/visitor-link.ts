@@ -8,9 +8,12 @@ const MAX_CAMPAIGN = 191;
 
 /**
  * Links shop events to the visitor's tracked session through the uid, so
- * country (city_code), device and campaign come from tracking.
+ * country (city_code), device and campaign come from tracking. One linker
+ * serves one ingestion call and reads each visitor's sessions once.
  */
 export class VisitorLinker {
+  private readonly sessions = new Map<string, Array<{ id: number; time: number }>>();
+
   constructor(
     private readonly db: Database,
     /** Whether the sources plugin (which parses UTM fields into `svc_campaigns`) is loaded. */
@@ -20,12 +23,13 @@ export class VisitorLinker {
   /** The visitor's latest session started at or before `time`, or 0. */
   async session(uid: string, time: number, t: Transaction): Promise<number> {
     if (!uid) return 0;
-    const [row] = await this.db.select<{ ID: number }>(
-      `SELECT ID FROM ${tbl(this.db, 'sessions')} WHERE uid = ? AND time <= ? ORDER BY time DESC, ID DESC LIMIT 1`,
-      [uid, time + SKEW],
-      t,
-    );
-    return row ? num(row.ID) : 0;
+    let known = this.sessions.get(uid);
+    if (!known) {
+      const rows = await this.db.select<{ ID: number; time: number }>(`SELECT ID, time FROM ${tbl(this.db, 'sessions')} WHERE uid = ? ORDER BY time, ID`, [uid], t);
+      known = rows.map((r) => ({ id: num(r.ID), time: num(r.time) }));
+      this.sessions.set(uid, known);
+    }
+    return known.findLast((s) => s.time <= time + SKEW)?.id ?? 0;
   }
 
   /**

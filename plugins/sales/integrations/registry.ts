@@ -77,6 +77,11 @@ export class Integrations {
     return fresh;
   }
 
+  /** Forgets that `id` was activated, so the next look activates it (and backfills) again. */
+  async forget(id: string): Promise<void> {
+    await this.options.delete(activationOption(id));
+  }
+
   /**
    * The earliest subscription date of the active integrations (the start of
    * the subscription types' window), or null when none is active or none has

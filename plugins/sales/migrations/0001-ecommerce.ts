@@ -35,6 +35,7 @@ export const ecommerceTables: Migration = {
       time: { type: T.bigint, allowNull: false },
     });
     await index('ecommerce_events', ['type', 'time']);
+    await index('ecommerce_events', ['time']);
     await index('ecommerce_events', ['product_id', 'time']);
 
     await qi.createTable(db.table('ecommerce_campaigns'), {
@@ -118,7 +119,7 @@ export const ecommerceTables: Migration = {
       currency: { type: T.string(3), allowNull: false },
       product_id: { type: T.bigint, allowNull: false },
     });
-    await index('subscription_periods', ['subscription_ref']);
+    await index('subscription_periods', ['subscription_ref', 'state', 'period_start']);
     await index('subscription_periods', ['state', 'period_start']);
 
     await qi.createTable(db.table('subscription_days'), {

@@ -14,9 +14,7 @@ export function registerIngestRoute(core: SalesCore): void {
     handler: async ({ body }) => {
       const events = body && typeof body === 'object' && !Array.isArray(body) ? (body as { events?: unknown }).events : undefined;
       if (!Array.isArray(events)) throw badRequest('The body must be a JSON object { "events": [...] }.', 'svc_invalid_events', { field: 'events' });
-      const result = await core.ingestor.ingest(events, { source: 'api' });
-      if (result.accepted > 0) await core.checkIntegrations();
-      return result;
+      return core.ingest(events, { source: 'api' });
     },
   });
 }

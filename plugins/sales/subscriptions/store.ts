@@ -1,7 +1,7 @@
 import type { Transaction } from 'sequelize';
 import type { Database } from '../../../core/db/database';
 import type { BillingPeriod, SubscriptionEventName } from '../contract';
-import { insertIgnore, insertRow, num, tbl } from '../db';
+import { insertIgnore, insertRows, num, tbl } from '../db';
 import type { SubscriptionEvent } from '../ingest/validate';
 import { type StoredSubscriptionEvent, replay } from './state';
 
@@ -31,11 +31,11 @@ export async function subscriptionRef(db: Database, source: string, e: Subscript
   return num(row!.ID);
 }
 
-export async function insertSubscriptionEvent(db: Database, ref: number, e: SubscriptionEvent, t: Transaction): Promise<void> {
-  await insertRow(
+export async function insertSubscriptionEvents(db: Database, events: ReadonlyArray<{ ref: number; event: SubscriptionEvent }>, t: Transaction): Promise<void> {
+  await insertRows(
     db,
     'subscription_events',
-    {
+    events.map(({ ref, event: e }) => ({
       subscription_ref: ref,
       event: e.event,
       product_id: e.product_id,
@@ -47,7 +47,7 @@ export async function insertSubscriptionEvent(db: Database, ref: number, e: Subs
       gateway: e.gateway,
       country_code: e.country_code,
       time: e.time,
-    },
+    })),
     t,
   );
 }
@@ -87,14 +87,12 @@ export async function rebuildSubscription(db: Database, ref: number, t: Transact
   }));
   const result = replay(events);
   await db.execute(`DELETE FROM ${tbl(db, 'subscription_periods')} WHERE subscription_ref = ?`, [ref], t);
-  for (const p of result.periods) {
-    await insertRow(
-      db,
-      'subscription_periods',
-      { subscription_ref: ref, state: p.state, period_start: p.start, period_end: p.end, mrr: p.mrr, currency: p.currency, product_id: p.product_id },
-      t,
-    );
-  }
+  await insertRows(
+    db,
+    'subscription_periods',
+    result.periods.map((p) => ({ subscription_ref: ref, state: p.state, period_start: p.start, period_end: p.end, mrr: p.mrr, currency: p.currency, product_id: p.product_id })),
+    t,
+  );
   const l = result.latest;
   await db.execute(
     `UPDATE ${tbl(db, 'subscriptions')} SET product_id = ?, product_name = ?, amount = ?, currency = ?, billing_period = ?, billing_interval = ?,

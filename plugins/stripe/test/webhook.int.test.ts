@@ -108,6 +108,9 @@ describe('Stripe integration', () => {
     Object.assign(subscription, { status: 'canceled', canceled_at: clock.unix(), ended_at: clock.unix() });
     expect((await deliver('customer.subscription.deleted', subscription)).body.accepted).toBe(2);
 
+    const missing = await deliver('customer.subscription.updated', { ...subscription, id: 'sub_gone' });
+    expect(missing.status).toBe(503);
+    expect(missing.body.code).toBe('svc_store_unreachable');
     const stored = await rows(tk, 'subscription_events', 'time, ID');
     expect(stored.map((e) => [e.event, Number(e.amount), e.currency, Number(e.product_id), e.product_name, e.billing_period])).toEqual([
       ['trial_started', 30, 'EUR', 42, 'Team plan', 'month'],
@@ -163,6 +166,8 @@ describe('Stripe integration', () => {
       items: { object: 'list', data: [{ id: 'si_2', price: price(900, solo), quantity: 1 }] },
     });
     stripe.invoices.push({ id: 'in_old', status: 'paid', billing_reason: 'subscription_cycle', amount_paid: 900, currency: 'eur', created: T0 - 30 * DAY, subscription: 'sub_old' });
+    // The first accepted subscription webhook activated the integration and scheduled its backfill.
+    expect(await tk.kernel.options.get('svc_sales_integration_stripe')).toMatchObject({ earliest: T0 });
     const progress = await admin.get(`${tk.api}/get_action/ecommerce/get_subscriptions_backfill_progress`);
     expect(progress.body).toMatchObject({ is_processing: true, processed: 0 });
     while ((await tk.kernel.scheduler.pending('svc_sales_backfill_batch')).length > 0) await tk.kernel.scheduler.runDue();
@@ -171,7 +176,6 @@ describe('Stripe integration', () => {
       ['created', 9],
       ['renewed', 9],
     ]);
-    expect(await tk.kernel.options.get('svc_sales_integration_stripe')).toMatchObject({ earliest: T0 - 60 * DAY });
     const chart = await admin.get(`${tk.api}/data/ecommerce/subscriptions-revenue-chart`, { query: { date_start: '2024-12-01', date_end: '2025-03-31', group_by: 'month' } });
     expect(chart.body.data.rows.map((r: any) => [r.label, r.newValue, r.renewalValue])).toEqual([
       ['Dec 2024', 9, 0],

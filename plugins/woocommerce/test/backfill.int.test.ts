@@ -1,7 +1,7 @@
 import { ManualClock } from '../../../core/clock';
 import type { TestKernel } from '../../../test/helpers/test-kernel';
 import { type TestDatabase, createTestDatabase } from '../../../test/helpers/test-db';
-import { adminClient, salesKernel } from '../../sales/test/support';
+import { adminClient, count, salesKernel } from '../../sales/test/support';
 import { type FakeStore, startStore, wcDate } from './store';
 
 const DAY = 86_400;
@@ -117,5 +117,44 @@ describe('subscription backfill after WooCommerce is first activated', () => {
     expect(sum('newValue')).toBe(expected.newRevenue);
     expect(sum('renewalValue')).toBe(expected.renewalRevenue);
     expect(chart.body.data.rows[0].label).toBe('Apr 2024');
+  });
+
+  it('retries a step the store refuses, gives up after five tries, and runs again with svc sales backfill', async () => {
+    const other = await createTestDatabase();
+    const tk = await salesKernel({ clock, database: other, plugins: ['sales', 'woocommerce'] });
+    try {
+      const settings = { svc_woocommerce_store_url: store.url, svc_woocommerce_consumer_key: 'ck', svc_woocommerce_consumer_secret: 'cs', svc_woocommerce_webhook_secret: 'whs' };
+      expect(await tk.kernel.settings.save(settings)).toMatchObject({ saved: true });
+      const admin = await adminClient(tk);
+      const progressUrl = `${tk.api}/get_action/ecommerce/get_subscriptions_backfill_progress`;
+      expect((await admin.get(progressUrl)).body.is_processing).toBe(true);
+      await tk.kernel.settings.save({ svc_woocommerce_consumer_secret: 'revoked' });
+      const delays: number[] = [];
+      for (let attempt = 0; attempt < 5; attempt++) {
+        expect((await tk.kernel.scheduler.runDue()).ran).toBe(1);
+        const [next] = await tk.kernel.scheduler.pending('svc_sales_backfill_batch');
+        if (!next) break;
+        delays.push(next.runAt - clock.unix());
+        expect((await tk.kernel.scheduler.runDue()).ran).toBe(0);
+        clock.set(next.runAt * 1000);
+      }
+      expect(delays).toEqual([60, 120, 240, 480]);
+      expect(await tk.kernel.scheduler.pending('svc_sales_backfill_batch')).toEqual([]);
+      expect((await admin.get(progressUrl)).body).toEqual({ is_processing: false, progress: 0, processed: 0, total: 0 });
+      expect(tk.logs.some((l) => String(l.msg).includes('subscription backfill of woocommerce abandoned: WooCommerce answered 401'))).toBe(true);
+
+      await tk.kernel.settings.save({ svc_woocommerce_consumer_secret: 'cs' });
+      const lines: string[] = [];
+      const cli = { out: (l: string) => void lines.push(l), err: (l: string) => void lines.push(l), progress: () => undefined };
+      expect(await tk.kernel.commands.get('sales')!.run(['backfill', 'woocommerce'], cli)).toBe(0);
+      expect(lines).toEqual([`backfill of woocommerce scheduled: 365 days`]);
+      expect(await tk.kernel.commands.get('sales')!.run(['backfill', 'shopify'], cli).catch((e: Error) => e.message)).toMatch(/no integration named shopify/);
+      while ((await tk.kernel.scheduler.pending('svc_sales_backfill_batch')).length > 0) await tk.kernel.scheduler.runDue();
+      expect(await count(tk, 'subscriptions')).toBe(120);
+    } finally {
+      clock.set(NOW * 1000);
+      await tk.close();
+      await other.drop();
+    }
   });
 });

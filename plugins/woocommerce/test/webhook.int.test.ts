@@ -116,6 +116,11 @@ describe('WooCommerce webhooks', () => {
     const renewal = order(950, { total: '20.00', line_items: [{ product_id: 77, name: 'Coffee club', quantity: 1, price: 20, total: '20.00' }], meta_data: [{ key: '_subscription_renewal', value: '501' }] });
     expect((await deliver('order.created', renewal)).body.accepted).toBe(2);
     expect(store.requests).toContain('/wp-json/wc/v3/subscriptions/501');
+    const orphan = order(951, { meta_data: [{ key: '_subscription_renewal', value: '999' }] });
+    const unreachable = await deliver('order.created', orphan);
+    expect(unreachable.status).toBe(503);
+    expect(unreachable.body).toMatchObject({ code: 'svc_store_unreachable', message: expect.stringContaining('WooCommerce answered 404') });
+    expect((await rows(tk, 'ecommerce_orders')).map((o) => o.order_id)).not.toContain('951');
     const canceled = { ...subscription, status: 'pending-cancel', cancelled_date_gmt: '2025-03-31T08:00:00' };
     expect((await deliver('subscription.updated', canceled)).body).toMatchObject({ accepted: 1, duplicates: 2 });
     const events = await rows(tk, 'subscription_events', 'time');

@@ -1,0 +1,38 @@
+import type { FunnelCounts, ProductEngagement, ProductFigures, RevenueRow, ShopQueries } from '../shop-queries';
+import type { SalesWindow } from '../window';
+
+/** What the quick-win rules look at, gathered once per request. */
+export interface ShopFacts {
+  window: SalesWindow;
+  /** Latest instant of the window that has happened. */
+  until: number;
+  funnel: FunnelCounts;
+  carts: { carts: number; converted: number };
+  revenue: number;
+  previousRevenue: number;
+  products: ProductFigures[];
+  engagement: ProductEngagement[];
+  countries: Array<{ country: string; visitors: number; buyers: number }>;
+  campaigns: RevenueRow[];
+  /** Dashboard URL of the sales tab for the window, without a fragment. */
+  dashboardUrl: string;
+}
+
+export async function gatherFacts(q: ShopQueries, w: SalesWindow, now: number, dashboardUrl: string): Promise<ShopFacts> {
+  return {
+    window: w,
+    until: Math.min(now, w.scope.range.end),
+    funnel: await q.funnel(w.scope, null),
+    carts: await q.carts(w.scope),
+    revenue: (await q.orders(w.scope, w.currency)).revenue,
+    previousRevenue: (await q.orders(w.previous, w.currency)).revenue,
+    products: await q.products(w.scope, w.currency, 3),
+    engagement: await q.engagement(w.scope),
+    countries: await q.countries(w.scope),
+    campaigns: await q.revenueBy('campaign', w.scope, w.currency, 20),
+    dashboardUrl,
+  };
+}
+
+/** Enough to say something: at least one order or one add-to-cart in the window. */
+export const sufficient = (f: ShopFacts): boolean => f.funnel.orders > 0 || f.funnel.carts > 0;

@@ -1,0 +1,120 @@
+import { SvcError, badRequest, forbidden } from '../../../core/errors';
+import { dayStart } from '../../../core/statistics/dates';
+import type { DataRunContext } from '../../../core/statistics/registry';
+import type { AllowList, DataRequest } from '../../../core/statistics/request';
+import type { SalesCore } from '../core';
+import { SALES_PRODUCTS_METRICS, salesProducts } from '../datatables/sales-products';
+import { SUBSCRIPTION_PRODUCTS_METRICS, subscriptionProducts } from '../datatables/subscription-products';
+import type { Currencies } from './currency';
+import { VISITOR_FILTERS } from './scope';
+import { ShopQueries } from './shop-queries';
+import { SubscriptionQueries } from './subscription-queries';
+import { distribution, distributionView } from './types/distribution';
+import { salesFunnel, selectedPages } from './types/funnel';
+import { quickWins } from './types/quick-wins';
+import { productParam, retention } from './types/retention';
+import { CHART_GROUPS, chartMode, revenueChart } from './types/revenue-chart';
+import { SALES_FIELDS, salesData } from './types/sales';
+import { SUBSCRIPTION_FIELDS, subscriptionsData } from './types/subscriptions';
+import { TOP_FIELDS, topPerformers } from './types/top-performers';
+import { type SalesWindow, clampedWindow } from './window';
+
+export const BASE = '/data/ecommerce';
+const TAB = 'sales';
+const CAPABILITY = 'view_sales_svc_statistics' as const;
+
+const allow = (metrics: readonly string[], filters: readonly string[], groupBy: readonly string[] = [], defaultGroupBy: readonly string[] = []): AllowList => ({
+  metrics,
+  defaultMetrics: metrics,
+  groupBy,
+  defaultGroupBy,
+  filters,
+});
+
+/** The datatables' metric allow-lists (§2.9). */
+export const DATATABLE_METRICS: Readonly<Record<string, readonly string[]>> = {
+  sales_products: SALES_PRODUCTS_METRICS,
+  subscription_products: SUBSCRIPTION_PRODUCTS_METRICS,
+};
+
+/** A type-specific argument of a REST request (selected_pages, chart_mode, ...); absent for other callers. */
+const param = (context: DataRunContext, name: string): unknown => context.rest?.query[name];
+
+/**
+ * Registers the ecommerce data types and datatables with the statistics
+ * registry (`GET {api_base}/data/ecommerce/{type}` and `.../datatable/{id}`,
+ * meta `{ tab: 'sales' }`), then the routes answering unknown ids.
+ */
+export function registerSalesData(core: SalesCore, currencies: Currencies): void {
+  const { ctx, timezone } = core;
+  const shop = new ShopQueries(ctx.db);
+  const subs = new SubscriptionQueries(ctx.db);
+  const tabUrl = `${ctx.config.baseUrl}/svc-admin/sales`;
+
+  const shopWindow = async (request: DataRequest, context: DataRunContext): Promise<SalesWindow> =>
+    clampedWindow(request, await core.activation.day(), await currencies.pick(param(context, 'currency'), 'shop'), timezone);
+
+  /** Null (an empty payload) without an active subscription integration or without subscription data. */
+  const subscriptionWindow = async (request: DataRequest, context: DataRunContext): Promise<{ window: SalesWindow; hasPrevious: boolean } | null> => {
+    await core.checkIntegrations();
+    if ((await core.integrations.active()).length === 0 || !(await subs.any())) return null;
+    const earliest = await core.integrations.earliest();
+    const floor = earliest === null ? null : dayStart(earliest, timezone);
+    const window = clampedWindow(request, floor, await currencies.pick(param(context, 'currency'), 'subscriptions'), timezone);
+    return { window, hasPrevious: floor === null || window.previous.range.end > floor };
+  };
+
+  const type = (id: string, allowList: AllowList, run: (request: DataRequest, context: DataRunContext) => Promise<unknown>) =>
+    ctx.statistics.dataType({ id, tab: TAB, capability: CAPABILITY, base: BASE, allow: allowList, run });
+
+  type('sales', allow(SALES_FIELDS, VISITOR_FILTERS), async (r, c) => salesData(shop, await shopWindow(r, c), r.metrics));
+  type('top-performers', allow(TOP_FIELDS, VISITOR_FILTERS), async (r, c) => topPerformers(shop, await shopWindow(r, c), r.metrics));
+  type('quick-wins', allow([], VISITOR_FILTERS), async (r, c) => quickWins(shop, await shopWindow(r, c), ctx.clock.unix(), tabUrl));
+  type('sales-funnel', allow([], VISITOR_FILTERS), async (r, c) => salesFunnel(shop, await shopWindow(r, c), selectedPages(param(c, 'selected_pages'))));
+  type('subscriptions', allow(SUBSCRIPTION_FIELDS, []), async (r, c) => {
+    const w = await subscriptionWindow(r, c);
+    return w ? subscriptionsData(subs, w.window, r.metrics, w.hasPrevious) : [];
+  });
+  type('subscriptions-revenue-chart', allow([], [], CHART_GROUPS, ['auto']), async (r, c) => {
+    if (r.groupBy.length > 1) throw badRequest('group_by takes one of auto, day, week, month.', 'svc_invalid_group_by', { field: 'group_by' });
+    const mode = chartMode(param(c, 'chart_mode'));
+    const w = await subscriptionWindow(r, c);
+    return w ? revenueChart(subs, w.window, r.groupBy[0] ?? 'auto', mode, timezone) : [];
+  });
+  type('subscriptions-distribution', allow([], []), async (r, c) => {
+    const view = distributionView(param(c, 'distribution_view'));
+    const w = await subscriptionWindow(r, c);
+    return w ? distribution(subs, w.window, view) : [];
+  });
+  type('subscriptions-retention', allow([], []), async (r, c) => {
+    const productId = productParam(param(c, 'product_id'));
+    const w = await subscriptionWindow(r, c);
+    return w ? retention(subs, w.window, productId, timezone) : [];
+  });
+
+  ctx.statistics.datatable({
+    id: 'sales_products',
+    tab: TAB,
+    capability: CAPABILITY,
+    base: BASE,
+    allow: { ...allow(SALES_PRODUCTS_METRICS, VISITOR_FILTERS, ['product'], ['product']), defaultLimit: 100 },
+    run: async (r, c) => salesProducts(ctx.db, r, (await shopWindow(r, c)).scope),
+  });
+  ctx.statistics.datatable({
+    id: 'subscription_products',
+    tab: TAB,
+    capability: CAPABILITY,
+    base: BASE,
+    allow: { ...allow(SUBSCRIPTION_PRODUCTS_METRICS, [], ['plan'], ['plan']), defaultLimit: 100 },
+    run: async (r, c) => {
+      const w = await subscriptionWindow(r, c);
+      return w ? subscriptionProducts(subs, r, w.window.scope.range) : [];
+    },
+  });
+
+  const fallback = (path: string, fail: () => SvcError) =>
+    ctx.rest.route({ method: 'GET', path, capability: CAPABILITY, meta: { tab: TAB }, handler: () => Promise.reject(fail()) });
+  fallback(`${BASE}/datatable`, () => forbidden('Name a datatable: /data/ecommerce/datatable/{id}.', 'svc_forbidden'));
+  fallback(`${BASE}/datatable/:id`, () => new SvcError('svc_abilities_unknown_datatable', 'Unknown datatable endpoint.', 404));
+  fallback(`${BASE}/:type`, () => new SvcError('svc_unknown_data_type', 'Unknown ecommerce data type.', 404));
+}

@@ -1,0 +1,43 @@
+import type { Database } from '../../../core/db/database';
+import { type Frag, frag, joinFrags } from '../../../core/statistics/sql/fragment';
+import type { StatsFilter, TimeRange } from '../../../core/statistics/types';
+import { tbl } from '../db';
+
+/** Visitor dimensions shop rows reach through their session (tracking's schema). */
+export type VisitorDimension = 'country' | 'device';
+export const VISITOR_FILTERS: readonly VisitorDimension[] = ['country', 'device'];
+
+export const DIMENSION_SQL: Readonly<Record<VisitorDimension, string>> = {
+  country: "COALESCE(loc.country_code, '')",
+  device: "COALESCE(dv.name, '')",
+};
+
+/** The window and visitor filters a shop query is scoped to. */
+export interface Scope {
+  range: TimeRange;
+  filters: readonly StatsFilter[];
+}
+
+/**
+ * LEFT JOINs from rows of `alias` (which carry `session_id`) to the visitor's
+ * session (`ses`), location (`loc`) and device (`dv`), as far as `dims` need;
+ * `alias` null means the rows are sessions themselves, aliased `ses`.
+ */
+export function visitorJoins(db: Database, alias: string | null, dims: Iterable<VisitorDimension>): string {
+  const wanted = new Set(dims);
+  if (wanted.size === 0) return '';
+  const parts = alias ? [`LEFT JOIN ${tbl(db, 'sessions')} ses ON ses.ID = ${alias}.session_id`] : [];
+  if (wanted.has('country')) parts.push(`LEFT JOIN ${tbl(db, 'locations')} loc ON loc.city_code = ses.city_code`);
+  if (wanted.has('device')) parts.push(`LEFT JOIN ${tbl(db, 'devices')} dv ON dv.ID = ses.device_id`);
+  return parts.join(' ');
+}
+
+/** The visitor dimensions a scope filters on. */
+export const filterDims = (scope: Scope): VisitorDimension[] => scope.filters.map((f) => f.dimension as VisitorDimension);
+
+/** `column` inside the window, and every visitor filter. */
+export function scopeWhere(column: string, scope: Scope): Frag {
+  const parts = [frag(`${column} >= ? AND ${column} < ?`, [scope.range.start, scope.range.end])];
+  for (const f of scope.filters) parts.push(frag(`${DIMENSION_SQL[f.dimension as VisitorDimension]} = ?`, [f.value]));
+  return joinFrags(parts, ' AND ');
+}

@@ -1,0 +1,48 @@
+import { roundMoney, percent } from '../money';
+import type { Scope } from '../scope';
+import type { ShopQueries } from '../shop-queries';
+import type { SalesWindow } from '../window';
+
+export const SALES_FIELDS = ['conversion-rate', 'abandonment-rate', 'average-order', 'revenue'] as const;
+
+const LABELS: Record<(typeof SALES_FIELDS)[number], string> = {
+  'conversion-rate': 'Conversion rate',
+  'abandonment-rate': 'Cart abandonment rate',
+  'average-order': 'Average order value',
+  revenue: 'Revenue',
+};
+
+async function figures(q: ShopQueries, scope: Scope, currency: string) {
+  const visitors = await q.visitors(scope);
+  const buyers = await q.buyers(scope);
+  const carts = await q.carts(scope);
+  const orders = await q.orders(scope, currency);
+  const money = {
+    total_orders: orders.orders,
+    total_revenue: roundMoney(orders.revenue, currency),
+    average_order_value: orders.orders > 0 ? roundMoney(orders.revenue / orders.orders, currency) : 0,
+    currency,
+  };
+  return {
+    'conversion-rate': { visitors, total_converted: buyers, conversion_rate: percent(buyers, visitors) },
+    'abandonment-rate': {
+      total_carts: carts.carts,
+      total_converted: carts.converted,
+      total_abandoned: carts.carts - carts.converted,
+      abandoned_rate: percent(carts.carts - carts.converted, carts.carts),
+    },
+    'average-order': money,
+    revenue: { ...money },
+  };
+}
+
+/** §2.1: conversion, cart abandonment, average order and revenue for the window and the previous period. */
+export async function salesData(q: ShopQueries, w: SalesWindow, fields: readonly string[]): Promise<Record<string, unknown>> {
+  const current = await figures(q, w.scope, w.currency);
+  const previous = await figures(q, w.previous, w.currency);
+  const out: Record<string, unknown> = {};
+  for (const field of SALES_FIELDS) {
+    if (fields.includes(field)) out[field] = { label: LABELS[field], current: current[field], previous: previous[field] };
+  }
+  return out;
+}

@@ -1,0 +1,30 @@
+import { isoDay, previousPeriod } from '../../../core/statistics/dates';
+import type { DataRequest } from '../../../core/statistics/request';
+import type { TimeRange } from '../../../core/statistics/types';
+import type { Scope } from './scope';
+
+/** The window a data type actually queries, its previous period and the currency of its money. */
+export interface SalesWindow {
+  scope: Scope;
+  previous: Scope;
+  dateStart: string;
+  dateEnd: string;
+  currency: string;
+}
+
+/**
+ * The request's window moved forward to `floor` (ecommerce.md §4.2 clamping);
+ * a window wholly before it becomes empty. The previous period is the same
+ * number of days before the window actually queried.
+ */
+export function clampedWindow(request: DataRequest, floor: number | null, currency: string, timezone: string): SalesWindow {
+  const start = floor === null ? request.range.start : Math.min(Math.max(request.range.start, floor), request.range.end);
+  const range: TimeRange = { start, end: request.range.end };
+  return {
+    scope: { range, filters: request.filters },
+    previous: { range: previousPeriod(range, timezone), filters: request.filters },
+    dateStart: isoDay(start, timezone),
+    dateEnd: request.dateEnd,
+    currency,
+  };
+}
