@@ -242,6 +242,7 @@ export class Kernel {
       admin: {
         page: (def) => defer(() => this.admin.page(def)),
         render: (...args) => this.admin.render(...args),
+        serve: (...args) => this.admin.serve(...args),
         url: (p) => this.admin.url(p),
       },
       db: this.db,

@@ -98,6 +98,18 @@ export class AdminService {
     if (def.post) this.pages.post(def.path, handle(def.post, true));
   }
 
+  /**
+   * Serves the admin page at `pagePath` to a request that arrived at another
+   * URL (share links show dashboard tabs in place). `contentData` becomes
+   * `data-*` attributes of the layout's main element.
+   */
+  serve(pagePath: string, req: Request, res: Response, next: NextFunction, contentData: Record<string, string> = {}): void {
+    const search = req.url.indexOf('?');
+    req.url = `${pagePath}${search === -1 ? '' : req.url.slice(search)}`;
+    res.locals.contentData = contentData;
+    this.router(req, res, next);
+  }
+
   /** Absolute URL path of an admin page. */
   url(pagePath: string): string {
     return `${this.deps.config.basePath}/svc-admin${pagePath === '/' ? '/' : pagePath}`;
@@ -125,6 +137,7 @@ export class AdminService {
       adminUrl: (p: string) => this.url(p),
       esc: escapeHtml,
       currentPath: req.path,
+      contentData: (res.locals.contentData ?? {}) as Record<string, string>,
     };
     const body = await ejs.renderFile(view, { ...shared, ...data }, { async: true });
     const menu = principal.user ? await this.menu(principal) : [];

@@ -43,6 +43,8 @@ export interface PluginContext {
   readonly admin: {
     page(def: AdminPageDef): void;
     render: AdminService['render'];
+    /** Serves an admin page to a request that arrived elsewhere (share links show tabs in place). */
+    serve: AdminService['serve'];
     url(path: string): string;
   };
   readonly db: Database;

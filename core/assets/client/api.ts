@@ -33,7 +33,9 @@ function query(params: Record<string, unknown>): string {
 
 export function createApi(root: HTMLElement = document.querySelector<HTMLElement>('main.content')!): Api {
   const base = root.dataset.apiBase ?? '';
-  const headers: Record<string, string> = { Accept: 'application/json', 'X-Svc-Nonce': root.dataset.restNonce ?? '' };
+  const auth: Record<string, string> = { 'X-Svc-Nonce': root.dataset.restNonce ?? '' };
+  if (root.dataset.shareToken) auth['X-Svc-Share-Token'] = root.dataset.shareToken;
+  const headers: Record<string, string> = { Accept: 'application/json', ...auth };
   const call = async <T>(method: string, url: string, body?: unknown): Promise<T> => {
     const res = await fetch(url, {
       method,
@@ -50,7 +52,7 @@ export function createApi(root: HTMLElement = document.querySelector<HTMLElement
     get: (path, params = {}) => call('GET', `${base}${path}${query(params)}`),
     send: (method, path, body) => call(method, `${base}${path}`, body),
     async download(path, params = {}) {
-      const res = await fetch(`${base}${path}${query(params)}`, { credentials: 'same-origin', headers: { 'X-Svc-Nonce': headers['X-Svc-Nonce']! } });
+      const res = await fetch(`${base}${path}${query(params)}`, { credentials: 'same-origin', headers: auth });
       if (!res.ok) throw new ApiError(`The server answered ${res.status}.`, res.status, 'svc_error');
       return res.blob();
     },

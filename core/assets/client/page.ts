@@ -12,6 +12,28 @@ export interface Section<T = unknown> {
 /** Display names of filter keys on the chips. */
 export type FilterLabels = Record<string, { label: string; value?(v: string): string }>;
 
+/** What a share link lets its viewer change; null outside share sessions. */
+interface ShareLimits {
+  token: string;
+  canChangeDate: boolean;
+  canFilter: boolean;
+}
+
+/** Key under which dashboard pages remember the last view, so a new share link can start from it. */
+export const LAST_VIEW_KEY = 'svc-last-view';
+
+function shareLimits(): ShareLimits | null {
+  const data = document.querySelector<HTMLElement>('main.content')?.dataset;
+  if (!data?.shareToken) return null;
+  let permissions: { can_change_date?: unknown; can_filter?: unknown } = {};
+  try {
+    permissions = JSON.parse(data.sharePermissions ?? '{}') as typeof permissions;
+  } catch {
+    permissions = {};
+  }
+  return { token: data.shareToken, canChangeDate: permissions.can_change_date === true, canFilter: permissions.can_filter === true };
+}
+
 /**
  * A dashboard page: the period picker (presets and custom range), filter
  * chips, and sections that reload together when either changes. The state
@@ -20,6 +42,8 @@ export type FilterLabels = Record<string, { label: string; value?(v: string): st
 export class DataPage {
   state: ViewState;
   readonly api: Api;
+  /** Set in share sessions: the period and filters stay as the link fixed them unless it allows changes. */
+  readonly share = shareLimits();
   private generation = 0;
 
   constructor(
@@ -29,6 +53,7 @@ export class DataPage {
   ) {
     this.api = createApi();
     this.state = readState(location.search, siteToday(this.timezone));
+    root.classList.toggle('filters-locked', this.share !== null && !this.share.canFilter);
     this.bindRange();
     for (const block of root.querySelectorAll<HTMLElement>('[data-export]')) {
       block.querySelector('button.export')?.addEventListener('click', () => void this.exportCsv(block.dataset.export!));
@@ -44,6 +69,7 @@ export class DataPage {
   }
 
   setFilter(key: string, value: string | null): void {
+    if (this.share && !this.share.canFilter) return;
     const filters = { ...this.state.filters };
     if (value === null) delete filters[key];
     else filters[key] = value;
@@ -54,7 +80,10 @@ export class DataPage {
   /** Loads every section; answers of an older load that arrive late are dropped. */
   async load(): Promise<void> {
     const generation = ++this.generation;
-    history.replaceState(null, '', writeState(this.state));
+    const url = new URL(writeState(this.state), location.href);
+    if (this.share) url.searchParams.set('svc_share_token', this.share.token);
+    history.replaceState(null, '', url.search);
+    if (!this.share) rememberView();
     this.renderChips();
     const period = this.root.querySelector('[data-period]');
     if (period) period.textContent = `${this.state.dateStart} – ${this.state.dateEnd}`;
@@ -92,7 +121,9 @@ export class DataPage {
       bar,
       ...entries.map(([key, value]) => {
         const label = this.labels[key];
-        const chip = el('button', { type: 'button', class: 'chip', title: 'Remove this filter' }, `${label?.label ?? key}: ${label?.value ? label.value(value) : value} ×`);
+        const text = `${label?.label ?? key}: ${label?.value ? label.value(value) : value}`;
+        if (this.share && !this.share.canFilter) return el('span', { class: 'chip' }, text);
+        const chip = el('button', { type: 'button', class: 'chip', title: 'Remove this filter' }, `${text} ×`);
         chip.addEventListener('click', () => this.setFilter(key, null));
         return chip;
       }),
@@ -103,6 +134,10 @@ export class DataPage {
   private bindRange(): void {
     const form = this.root.querySelector<HTMLFormElement>('[data-range]');
     if (!form) return;
+    if (this.share && !this.share.canChangeDate) {
+      form.hidden = true;
+      return;
+    }
     const select = form.querySelector<HTMLSelectElement>('select[name=preset]')!;
     const start = form.querySelector<HTMLInputElement>('input[name=date_start]')!;
     const end = form.querySelector<HTMLInputElement>('input[name=date_end]')!;
@@ -131,6 +166,14 @@ export class DataPage {
       sync();
       void this.load();
     });
+  }
+}
+
+function rememberView(): void {
+  try {
+    sessionStorage.setItem(LAST_VIEW_KEY, location.href);
+  } catch {
+    // Storage may be disabled; a new share link then starts from an empty view.
   }
 }
 

@@ -1,0 +1,68 @@
+import path from 'node:path';
+import type { AdminResult } from '../../../core/admin/admin';
+import { isSvcError } from '../../../core/errors';
+import type { PluginContext } from '../../../core/plugins/context';
+import type { StoryApp } from '../app';
+import { shareInputDeps } from '../routes/rest';
+import { DEFAULT_EXPIRATION, EXPIRATIONS, parseShareInput } from '../services/share-input';
+import type { ShareLink } from '../types';
+import { type ShareFormValues, emptyForm, shareBodyFromValues, valuesFromBody } from './form';
+
+const VIEW = path.join(__dirname, '..', 'views', 'admin', 'share.ejs');
+export const ADMIN_SCRIPT = 'plugins/story/client/share-admin.entry.ts';
+const NOTICES: Readonly<Record<string, string>> = { revoked: 'The link was revoked; it stops working at once.' };
+
+/** `/svc-admin/share` (`manage_svc_statistics`): make a link, copy it, see when each one expires, revoke it. */
+export function registerAdminPages(ctx: PluginContext, app: StoryApp): void {
+  const timezone = ctx.config.timezone;
+  const page = async (values: ShareFormValues, extra: { created?: ShareLink | null; notice?: string; error?: { field: string; message: string } | null }, status?: number): Promise<AdminResult> => ({
+    view: VIEW,
+    title: 'Share links',
+    status,
+    data: {
+      values,
+      links: await app.tokens.getShareLinks(),
+      tabs: await app.tabs(),
+      expirations: Object.keys(EXPIRATIONS),
+      timezone,
+      script: await ctx.assets.versionedUrl(ADMIN_SCRIPT),
+      created: extra.created ?? null,
+      notice: extra.notice ?? '',
+      error: extra.error ?? null,
+      dateLabel: (unix: number) => new Date(unix * 1000).toLocaleString('en-GB', { timeZone: timezone, dateStyle: 'medium', timeStyle: 'short' }),
+    },
+  });
+
+  ctx.hooks.addFilter('svc_menu', (menu) => [
+    ...menu,
+    { id: 'share', title: 'Share links', shareable: false, path: '/svc-admin/share', capability: 'manage_svc_statistics', order: 45 },
+  ]);
+
+  ctx.admin.page({
+    path: '/share',
+    capability: 'manage_svc_statistics',
+    get: async (req) => {
+      const created = typeof req.query.created === 'string' ? await app.tokens.resolve(req.query.created) : null;
+      return page(emptyForm(DEFAULT_EXPIRATION), { created, notice: NOTICES[String(req.query.done)] ?? '' });
+    },
+    post: async (req) => {
+      const values = valuesFromBody(req.body);
+      try {
+        const link = await app.tokens.create(await parseShareInput(shareBodyFromValues(values), await shareInputDeps(ctx, app)));
+        return { redirect: `${ctx.admin.url('/share')}?created=${link.token}` };
+      } catch (err) {
+        if (!isSvcError(err) || err.status !== 400) throw err;
+        return page(values, { error: { field: typeof err.data?.field === 'string' ? err.data.field : '', message: err.message } }, 400);
+      }
+    },
+  });
+
+  ctx.admin.page({
+    path: '/share/revoke',
+    capability: 'manage_svc_statistics',
+    post: async (req) => {
+      await app.tokens.revoke(String(req.body.token ?? ''));
+      return { redirect: `${ctx.admin.url('/share')}?done=revoked` };
+    },
+  });
+}

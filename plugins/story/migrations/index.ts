@@ -1,0 +1,5 @@
+import type { Migration } from '../../../core/db/migrator';
+import { shareTokensTable } from './0001-share-tokens';
+
+/** The story plugin's schema, in order. */
+export const storyMigrations: readonly Migration[] = [shareTokensTable];

@@ -1,0 +1,108 @@
+import type { Database } from '../../../core/db/database';
+import { insertIfAbsent } from '../../../core/db/sql';
+import type { ShareInput, ShareLinkType } from '../types';
+
+/** A stored row of `{prefix}svc_share_tokens`. */
+export interface TokenRow {
+  token: string;
+  report_id: number;
+  tab: string;
+  view_query: string;
+  permissions: string;
+  shared_tabs: string;
+  initial_state: string;
+  created: number;
+  expires: number;
+}
+
+export interface TokenQuery {
+  type: ShareLinkType;
+  token?: string;
+  reportId?: number;
+}
+
+const NUMERIC: ReadonlyArray<keyof TokenRow> = ['report_id', 'created', 'expires'];
+
+/** Storage of share tokens; the token service is its only user. */
+export class TokenStore {
+  constructor(private readonly db: Database) {}
+
+  private get t(): string {
+    return this.db.quote(this.db.table('share_tokens'));
+  }
+
+  /** Tokens not expired at `now` matching `query`, newest first. */
+  async live(now: number, query: TokenQuery): Promise<TokenRow[]> {
+    const where = ['(expires = 0 OR expires > ?)'];
+    const args: unknown[] = [now];
+    if (query.type === 'link') where.push('report_id = 0');
+    if (query.type === 'report') where.push('report_id <> 0');
+    if (query.token !== undefined) {
+      where.push('token = ?');
+      args.push(query.token);
+    }
+    if (query.reportId) {
+      where.push('report_id = ?');
+      args.push(query.reportId);
+    }
+    const rows = await this.db.select<TokenRow>(`SELECT * FROM ${this.t} WHERE ${where.join(' AND ')} ORDER BY created DESC, token`, args);
+    return rows.map(normalise);
+  }
+
+  /** Stores a dashboard link, or a report's token unless the report already has one; true when inserted. */
+  async insert(token: string, input: ShareInput, now: number): Promise<boolean> {
+    if (input.reportId > 0) {
+      // An expired token still holds the report's unique key until the daily purge.
+      await this.db.execute(`DELETE FROM ${this.t} WHERE report_key = ? AND expires <> 0 AND expires <= ?`, [input.reportId, now]);
+    }
+    return insertIfAbsent(this.db, this.db.table('share_tokens'), {
+      token,
+      report_id: input.reportId,
+      report_key: input.reportId > 0 ? input.reportId : null,
+      tab: input.tab,
+      view_query: input.viewQuery,
+      permissions: JSON.stringify(input.permissions),
+      shared_tabs: JSON.stringify(input.sharedTabs),
+      initial_state: JSON.stringify(input.initialState),
+      created: now,
+      expires: input.expires,
+    });
+  }
+
+  /** Gives an existing token new settings (a report's token is renewed, not replaced). */
+  async renew(token: string, input: Pick<ShareInput, 'expires' | 'permissions' | 'initialState'>): Promise<void> {
+    await this.db.execute(`UPDATE ${this.t} SET expires = ?, permissions = ?, initial_state = ? WHERE token = ?`, [
+      input.expires,
+      JSON.stringify(input.permissions),
+      JSON.stringify(input.initialState),
+      token,
+    ]);
+  }
+
+  async extend(token: string, expires: number): Promise<void> {
+    await this.db.execute(`UPDATE ${this.t} SET expires = ? WHERE token = ? AND expires <> 0 AND expires < ?`, [expires, token, expires]);
+  }
+
+  async delete(token: string): Promise<boolean> {
+    return (await this.db.execute(`DELETE FROM ${this.t} WHERE token = ?`, [token])) > 0;
+  }
+
+  async deleteExpired(now: number): Promise<number> {
+    return this.db.execute(`DELETE FROM ${this.t} WHERE expires <> 0 AND expires <= ?`, [now]);
+  }
+
+  async reportIds(): Promise<number[]> {
+    const rows = await this.db.select<{ report_id: number }>(`SELECT DISTINCT report_id FROM ${this.t} WHERE report_id <> 0`);
+    return rows.map((r) => Number(r.report_id));
+  }
+
+  async deleteForReport(reportId: number): Promise<number> {
+    return this.db.execute(`DELETE FROM ${this.t} WHERE report_id = ?`, [reportId]);
+  }
+}
+
+function normalise(row: TokenRow): TokenRow {
+  const out = { ...row };
+  for (const key of NUMERIC) (out as Record<string, unknown>)[key] = Number(row[key]);
+  return out;
+}
