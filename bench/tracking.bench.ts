@@ -169,7 +169,9 @@ async function benchTracking(dialect: BenchDialect, noopRate: number, log: (line
       `${dialect} ${transport}: ${fmt(recorded)} recorded hits/s (${fmt(load.pageviews)} page views, ${fmt(load.heartbeats)} heartbeats, ${load.errors} errors), ` +
         `p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, peak RSS ${fmt(stored.rss / 1024 / 1024)} MB, ` +
         `server CPU ${fmt((stored.cpuMs * 1000) / Math.max(1, load.pageviews + load.heartbeats))} µs per hit, ` +
-        `stored ${fmt(stored.pageviews)}/${fmt(load.pageviews)} page views and ${fmt(stored.seconds)}/${fmt(load.heartbeatSeconds)} s on page, ` +
+        `stored ${fmt(stored.pageviews)} of ${fmt(load.pageviews)} accepted page views and ${fmt(stored.seconds)} of ${fmt(load.heartbeatSeconds)} s on page ` +
+        `(missing: ${fmt(Math.max(0, load.pageviews - stored.pageviews))} page views, ${fmt(Math.max(0, load.heartbeatSeconds - stored.seconds))} s; ` +
+        `more stored than accepted are hits still answering when the run stopped), ` +
         `${(recorded / noopRate).toFixed(2)}× the no-op route`,
     );
   }
