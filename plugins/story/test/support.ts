@@ -1,4 +1,5 @@
 import { ManualClock } from '../../../core/clock';
+import type { PluginManifest } from '../../../core/plugins/manifest';
 import { NOW, TZ, loadTraffic } from '../../../core/statistics/test/traffic';
 import type { HttpClient, HttpResponse } from '../../../test/helpers/http-client';
 import type { TestDatabase } from '../../../test/helpers/test-db';
@@ -19,7 +20,7 @@ export interface StoryKernel {
   share(body?: Record<string, unknown>): Promise<{ token: string; url: string }>;
   /** A report made through the reports plugin's REST action; answers its id. */
   report(fields?: Record<string, unknown>): Promise<number>;
-  /** A fresh browser-like client that opened `url` (a share URL); the answer to that visit. */
+  /** A fresh browser-like client that opened `url` (a share URL), following redirects within the site; the last answer. */
   visit(url: string): Promise<{ client: HttpClient; res: HttpResponse<Json> }>;
   /** A REST GET of a share session, with its token header. */
   viewerGet(client: HttpClient, token: string, path: string, query?: Record<string, unknown>): Promise<HttpResponse<Json>>;
@@ -31,11 +32,14 @@ export interface StoryKernel {
  * business license), the statistics test traffic of core/statistics/test
  * loaded, on the clock of those figures (2026-01-20, Europe/Amsterdam).
  */
-export async function startStoryKernel(options: { license?: 'creator' | 'business'; database?: TestDatabase; plugins?: string[] } = {}): Promise<StoryKernel> {
+export async function startStoryKernel(
+  options: { license?: 'creator' | 'business'; database?: TestDatabase; plugins?: string[]; inline?: PluginManifest[] } = {},
+): Promise<StoryKernel> {
   const license = options.license ?? 'creator';
   const clock = new ManualClock(NOW);
   const plugins = options.plugins ?? ['tracking', 'sources', 'reports', 'story', ...(license === 'business' ? ['sales'] : [])];
-  const tk = await createTestKernel({ plugins, clock, database: options.database, env: { SVC_LICENSE: license, SVC_TIMEZONE: TZ } });
+  const inline = options.inline ?? [];
+  const tk = await createTestKernel({ plugins: plugins.filter((p) => !inline.some((m) => m.name === p)), inline, clock, database: options.database, env: { SVC_LICENSE: license, SVC_TIMEZONE: TZ } });
   for (const name of plugins) {
     if (!tk.kernel.isLoaded(name)) {
       const reason = tk.kernel.plugins.find((p) => p.name === name)?.reason;
@@ -68,7 +72,7 @@ export async function startStoryKernel(options: { license?: 'creator' | 'busines
     },
     async visit(url) {
       const client = tk.client();
-      return { client, res: await client.get(url) };
+      return { client, res: await follow(client, url) };
     },
     viewerGet: (client, token, path, query) => client.get(`${tk.api}${path}`, { query, headers: { 'x-svc-share-token': token } }),
     close: () => tk.close(),
@@ -80,4 +84,15 @@ export async function startStoryKernel(options: { license?: 'creator' | 'busines
 export function dataAttribute(html: string, name: string): string | undefined {
   const match = new RegExp(`data-${name}="([^"]*)"`).exec(html);
   return match?.[1]?.replace(/&#34;/g, '"').replace(/&quot;/g, '"').replace(/&amp;/g, '&');
+}
+
+/** GET `url`, following up to three redirects within the site as a browser would. */
+export async function follow(client: HttpClient, url: string): Promise<HttpResponse<Json>> {
+  let res = await client.get(url);
+  for (let hops = 0; hops < 3 && res.status >= 300 && res.status < 400; hops++) {
+    const location = res.headers.get('location')!;
+    if (/^https?:/.test(location) && !location.startsWith(client.baseUrl)) break;
+    res = await client.get(location);
+  }
+  return res;
 }
