@@ -178,6 +178,13 @@ describe('statistics data routes on the hand-built traffic set', () => {
     await expectError('compare', { date_start: '2000-01-01', date_end: '2026-01-12' }, 400, 'svc_invalid_date');
     await expectError('datatable/pages', { ...CURRENT, limit: '0' }, 400, 'svc_invalid_param');
     await expectError('datatable/pages', { ...CURRENT, format: 'xml' }, 400, 'svc_invalid_param');
+    await expectError('compare', { date_start: ['2026-01-12', '2026-01-13'] }, 400, 'svc_invalid_date');
+    await expectError('compare', { ...CURRENT, metrics: { a: 'pageviews' } }, 400, 'svc_invalid_param');
+    await expectError('compare', { ...CURRENT, metrics: '["pageviews", 5]' }, 400, 'svc_invalid_param');
+    await expectError('compare', { ...CURRENT, filters: { page_url: { nested: 'x' } } }, 400, 'svc_invalid_filter');
+    await expectError('compare', { ...CURRENT, filters: [{ value: 'x' }] }, 400, 'svc_invalid_filter');
+    await expectError('datatable/pages', { ...CURRENT, limit: 'abc' }, 400, 'svc_invalid_param');
+    await expectError('datatable/pages', { ...CURRENT, format: ['csv', 'json'] }, 400, 'svc_invalid_param');
     await expectError('datatable/nope', CURRENT, 404, 'svc_unknown_datatable');
     await expectError('datatable', CURRENT, 403, 'svc_forbidden');
     await expectError('nope', CURRENT, 404, 'svc_unknown_data_type');
