@@ -87,7 +87,7 @@ export function createDashboardRouter(ctx: PluginContext, app: StoryApp): Router
     if (!item) return message(res, 404, { title: 'This page is not available', message: 'This part of the dashboard is not available on this site.' });
     const permissions = await app.sessions.permissions(req, link);
     const asked = new URLSearchParams(req.url.slice(req.url.indexOf('?') + 1));
-    const view = sharedView(asked, link.initial_state, permissions);
+    const view = sharedView(asked, link, permissions);
     if (view.toString() !== asked.toString()) return res.redirect(302, `${basePath}${DASHBOARD_PATH}/${tab}/?${view.toString()}`);
     res.set({ 'Cache-Control': 'no-store', 'X-Robots-Tag': 'noindex' });
     ctx.admin.serve(item.adminPath, req, res, next, {

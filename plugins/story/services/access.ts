@@ -2,6 +2,7 @@ import type { SvcSharePermissions } from '../../../hooks';
 import type { Clock } from '../../../core/clock';
 import { type SvcError, forbidden } from '../../../core/errors';
 import type { RestRequest } from '../../../core/http/rest-types';
+import { isoDay } from '../../../core/statistics/dates';
 import { isShareTab } from '../shared/constants';
 import type { ShareLink } from '../types';
 import { blockPeriod } from './period';
@@ -32,7 +33,7 @@ export async function decideAccess(request: RestRequest, link: ShareLink, permis
   if (!isShareTab(tab) || !link.shared_tabs.includes(tab) || !licensed(tab, deps.business)) {
     return refuse(`This share link does not share the ${tab} tab.`);
   }
-  forceView(request.query, link.initial_state, permissions);
+  forceView(request.query, link, permissions, isoDay(deps.clock.unix(), deps.timezone));
   return null;
 }
 

@@ -89,6 +89,25 @@ describe('access of share sessions', () => {
     });
   });
 
+  describe('a dashboard link made from a view, without an initial state', () => {
+    it('fixes the period and filters of that view (a preset rolls with the site date)', async () => {
+      const link = await k.share({ view_url: `/svc-admin/statistics?range=last_7_days&filters=${encodeURIComponent('{"page_url":"/"}')}` });
+      const { client } = await k.visit(link.url);
+      const compare = await as(client, link.token, '/data/compare', { ...WIDE, filters: '' });
+      expect(compare.body.data.periods.current).toEqual({ date_start: '2026-01-14', date_end: '2026-01-20' });
+      const expected = await adminGet('/data/datatable/pages', { date_start: '2026-01-14', date_end: '2026-01-20', filters: JSON.stringify({ page_url: '/' }) });
+      expect(expected.body.data.map((r: Json) => r.page_url)).toEqual(['/']);
+      expect((await as(client, link.token, '/data/datatable/pages', WIDE)).body.data).toEqual(expected.body.data);
+    });
+
+    it('falls back to the default period when neither names one', async () => {
+      const link = await k.share();
+      const { client } = await k.visit(link.url);
+      const compare = await as(client, link.token, '/data/compare', WIDE);
+      expect(compare.body.data.periods.current).toEqual({ date_start: '2025-12-22', date_end: '2026-01-20' });
+    });
+  });
+
   describe('a dashboard link that lets the viewer change dates and filters', () => {
     it('honours the requested period and filters on the shared tab', async () => {
       const link = await k.share({ shared_tabs: ['statistics', 'sources'], permissions: { can_change_date: true, can_filter: true } });

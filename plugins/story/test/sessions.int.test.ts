@@ -1,3 +1,4 @@
+import type { SvcLinkPermissions } from '../../../hooks';
 import { hashPassword } from '../../../core/auth/passwords';
 import { Priority } from '../../../core/hooks/registry';
 import { createTestKernel } from '../../../test/helpers/test-kernel';
@@ -108,7 +109,7 @@ describe('viewer sessions', () => {
     const calls: Json[] = [];
     k.tk.kernel.hooks.addFilter('svc_share_link_permissions', (permissions) => {
       calls.push(permissions);
-      return 'can_filter' in permissions ? { ...permissions, can_filter: false } : permissions;
+      return 'can_filter' in permissions ? ({ ...permissions, can_filter: false } as SvcLinkPermissions) : permissions;
     }, {}, 'story-test');
     const { url, token } = await k.share({ permissions: { can_change_date: true, can_filter: true }, initial_state: { filters: { page_url: '/pricing' } } });
     const { client, res } = await k.visit(url);
