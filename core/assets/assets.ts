@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { type Request, type Response, Router } from 'express';
 import type { SvcLogger } from '../logger';
 import { ROOT_DIR } from '../paths';
@@ -28,14 +29,15 @@ interface Registered {
   name: string;
   ext: string;
   urlPath: string;
-  built: Promise<Bundle> | null;
+  built: Promise<Bundle & { gzipped: Buffer }> | null;
 }
 
 /**
  * Browser code bundled with esbuild: read from `dist/assets` when the build
  * pre-bundled it (scripts/bundle-clients.js), else bundled from source on the
- * first request. Answers carry a content-hash ETag; URLs with the matching
- * `?v=` are cached for a year, others revalidate.
+ * first request, and gzipped once for clients that accept it. Answers carry a
+ * content-hash ETag; URLs with the matching `?v=` are cached for a year,
+ * others revalidate.
  */
 export class AssetService {
   readonly router = Router();
@@ -80,8 +82,8 @@ export class AssetService {
     return `${this.basePath}${asset.urlPath}?v=${(await this.load(asset)).hash}`;
   }
 
-  private load(asset: Registered): Promise<Bundle> {
-    asset.built ??= this.read(asset).catch((err: unknown) => {
+  private load(asset: Registered): Promise<Bundle & { gzipped: Buffer }> {
+    asset.built ??= this.read(asset).then((b) => ({ ...b, gzipped: gzipSync(b.code, { level: 9 }) })).catch((err: unknown) => {
       asset.built = null;
       throw err;
     });
@@ -107,8 +109,14 @@ export class AssetService {
     res.setHeader('ETag', etag);
     res.setHeader('Cache-Control', req.query.v === built.hash ? IMMUTABLE : 'public, max-age=0, must-revalidate');
     res.setHeader('Content-Type', TYPES[built.ext] ?? 'application/octet-stream');
+    res.setHeader('Vary', 'Accept-Encoding');
     if (req.headers['if-none-match'] === etag) {
       res.status(304).end();
+      return;
+    }
+    if (/\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) {
+      res.setHeader('Content-Encoding', 'gzip');
+      res.send(built.gzipped);
       return;
     }
     res.send(built.code);

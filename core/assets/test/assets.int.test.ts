@@ -55,6 +55,10 @@ describe('browser assets', () => {
       expect(res.headers.get('etag')).toBe(`"${hash}"`);
       expect(code).toContain('hello ');
       expect(code).not.toContain(': string');
+      const zipped = await fetch(`${http.url}${versioned}`, { headers: { 'accept-encoding': 'gzip' } });
+      expect(zipped.headers.get('content-encoding')).toBe('gzip');
+      expect(await zipped.text()).toBe(code);
+      expect(zipped.headers.get('vary')).toBe('Accept-Encoding');
       const plain = await fetch(`${http.url}/base/svc/assets/demo-hello.js`);
       expect(plain.headers.get('cache-control')).toBe('public, max-age=0, must-revalidate');
       const again = await fetch(`${http.url}/base/svc/assets/demo-hello.js`, { headers: { 'if-none-match': `"${hash}"` } });
