@@ -1,0 +1,174 @@
+/// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { describeBrowser, launchBrowser } from '../../../test/helpers/browser';
+import { type TestKernel, createTestKernel } from '../../../test/helpers/test-kernel';
+
+const OUTPUT = path.join(__dirname, '..', '..', '..', 'test-output');
+
+describeBrowser('share links in a browser', () => {
+  let tk: TestKernel;
+  let browser: Browser;
+  let admin: Page;
+
+  /** A page in a fresh context: a visitor with no cookies. */
+  const visitor = async (): Promise<Page> => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    page.on('pageerror', (e) => console.log('PAGEERROR', e.message));
+    return page;
+  };
+  const basic = async () => {
+    const user = (await tk.kernel.users.findByLogin(tk.admin.login))!;
+    return tk.client().withBasic(user.login, (await tk.kernel.appPasswords.create(user, `browser ${Date.now()}`)).password);
+  };
+
+  beforeAll(async () => {
+    tk = await createTestKernel({ plugins: ['tracking', 'sources', 'reports', 'story'], env: { SVC_TIMEZONE: 'UTC', SVC_LICENSE: 'creator' } });
+    const quiet = { out: () => undefined, err: (line: string) => console.error(line), progress: () => undefined };
+    expect(await tk.kernel.commands.get('demo')!.run(['--days', '30', '--visitors', '25', '--seed', '7'], quiet)).toBe(0);
+    await tk.kernel.statistics.folder.foldPending();
+    browser = await launchBrowser();
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: tk.url });
+    admin = await context.newPage();
+    admin.setDefaultTimeout(15_000);
+    admin.on('pageerror', (e) => console.log('PAGEERROR', e.message));
+    await admin.goto(`${tk.url}/svc-admin/login`);
+    await admin.fill('input[name=log]', tk.admin.login);
+    await admin.fill('input[name=pwd]', tk.admin.password);
+    await Promise.all([admin.waitForURL(/svc-admin\/statistics/), admin.click('button[type=submit]')]);
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await tk?.close();
+  });
+
+  it('creates a link from the dashboard view the admin was looking at, and copies it', async () => {
+    await admin.waitForSelector('[data-table="pages"] .row-filter');
+    await admin.selectOption('select[name=preset]', 'last_7_days');
+    await admin.waitForFunction(() => new URL(location.href).searchParams.get('range') === 'last_7_days');
+    const first = (await admin.locator('[data-table="pages"] .row-filter').first().textContent())!;
+    await admin.locator('[data-table="pages"] .row-filter').first().click();
+    await admin.waitForSelector('[data-filters] .chip');
+    const view = admin.url();
+
+    await admin.click('nav.menu a:has-text("Share links")');
+    await admin.waitForSelector('[data-share-form]');
+    expect(await admin.inputValue('[data-view-url]')).toBe(view);
+    expect(await admin.inputValue('[data-filters]')).toBe(`page_url: ${first}`);
+    expect(await admin.inputValue('[data-date-end]')).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(await admin.isChecked('input[name=tabs][value=statistics]')).toBe(true);
+    await Promise.all([admin.waitForURL(/created=[a-f0-9]{32}/), admin.click('[data-share-form] button[type=submit]')]);
+    const url = await admin.inputValue('[data-link-field]');
+    expect(url).toMatch(/\/svc-dashboard\/statistics\/\?svc_share_token=[a-f0-9]{32}&range=last_7_days/);
+    await admin.click('[data-created] [data-copy]');
+    await admin.waitForFunction(() => /Copied|Ctrl\+C/.test(document.querySelector('[data-created] [data-copy]')?.textContent ?? ''));
+    expect(await admin.locator('[data-links] tbody tr').count()).toBeGreaterThan(0);
+
+    const page = await visitor();
+    await page.goto(url);
+    await page.waitForSelector('[data-metric="visitors"]');
+    expect(new URL(page.url()).pathname).toBe('/svc-dashboard/statistics/');
+    expect(new URL(page.url()).searchParams.get('svc_share_token')).toBe(/svc_share_token=([a-f0-9]{32})/.exec(url)![1]);
+    // No period picker and no filter changes: the link fixes both.
+    expect(await page.isHidden('[data-range]')).toBe(true);
+    expect(await page.textContent('[data-filters] .chip')).toContain(first);
+    expect(await page.locator('[data-filters] button').count()).toBe(0);
+    await page.waitForFunction(() => document.querySelectorAll('[data-table="pages"] tbody tr').length === 1);
+    await page.locator('[data-table="pages"] .row-filter').first().click();
+    expect(new URL(page.url()).searchParams.get('filters')).toBe(JSON.stringify({ page_url: first }));
+    const menu = await page.locator('nav.menu a').allTextContents();
+    expect(menu).toEqual(['Statistics']);
+    await page.reload();
+    await page.waitForSelector('[data-metric="visitors"]');
+    await page.waitForSelector('[data-table="pages"] table');
+    await page.waitForFunction(() => /^\d+$/.test(document.querySelector('[data-live]')?.textContent ?? ''));
+    await page.waitForFunction(() => document.querySelectorAll('.state.loading').length === 0);
+    expect(await page.locator('.state.error').count()).toBe(0);
+    fs.mkdirSync(OUTPUT, { recursive: true });
+    await page.screenshot({ path: path.join(OUTPUT, 'share-dashboard.png'), fullPage: true });
+    await page.context().close();
+  });
+
+  it('upgrades a legacy hash link to the path form and lets an open link change the period', async () => {
+    const client = await basic();
+    const made = await client.post(`${tk.api}/do_action/get_share_token`, { json: { shared_tabs: ['statistics', 'sources'], permissions: { can_change_date: true, can_filter: true } } });
+    const token = made.body.share_token as string;
+    const page = await visitor();
+    await page.goto(`${tk.url}/svc-dashboard/?svc_share_token=${token}#/sources?range=last_month`);
+    await page.waitForURL(/\/svc-dashboard\/sources\//);
+    const url = new URL(page.url());
+    expect(url.searchParams.get('svc_share_token')).toBe(token);
+    expect(url.searchParams.get('range')).toBe('last_month');
+    expect(url.hash).toBe('');
+    await page.waitForSelector('#svc-sources [data-channels] .metric-card, #svc-sources [data-channels] .state');
+    expect(await page.isVisible('select[name=preset]')).toBe(true);
+    expect(await page.locator('nav.menu a').allTextContents()).toEqual(['Statistics', 'Sources']);
+    await page.click('nav.menu a:has-text("Statistics")');
+    await page.waitForURL(/\/svc-dashboard\/statistics\/\?svc_share_token=/);
+    await page.waitForSelector('[data-metric="visitors"]');
+    await page.selectOption('select[name=preset]', 'last_7_days');
+    await page.waitForFunction(() => new URL(location.href).searchParams.get('range') === 'last_7_days');
+    expect(new URL(page.url()).searchParams.get('svc_share_token')).toBe(token);
+
+    const bad = await visitor();
+    await bad.goto(`${tk.url}/svc-dashboard/?svc_share_token=${token}#/subscriptions`);
+    await bad.waitForURL(/\/svc-dashboard\/statistics\//);
+    await bad.context().close();
+    await page.context().close();
+  });
+
+  it('shows a report story on one printable page', async () => {
+    const client = await basic();
+    const created = await client.post(`${tk.api}/do_action/report/create`, {
+      json: {
+        report: {
+          name: 'March <story>',
+          format: 'story',
+          reportDateRange: 'last_30_days',
+          recipients: ['owner@example.com'],
+          content: [
+            { id: 'compare', comment_title: 'Good month', comment_text: 'More visitors than before.' },
+            { id: 'pages' },
+            { id: 'referrers', filters: [{ key: 'page_url', value: '/' }] },
+          ],
+        },
+      },
+    });
+    const id = created.body.data.report.id as number;
+    const url = await tk.kernel.services.get('story')!.reportLink(id);
+    const page = await visitor();
+    await page.goto(url);
+    await page.waitForSelector('[data-block="compare"] .metric-card');
+    await page.waitForSelector('[data-block="compare"] canvas');
+    await page.waitForSelector('[data-block="pages"] table');
+    await page.waitForSelector('[data-block="referrers"] table, [data-block="referrers"] .state.empty');
+    expect(await page.textContent('h1')).toBe('March <story>');
+    expect(await page.textContent('[data-block="compare"] .story-comment')).toContain('More visitors than before.');
+    expect(await page.locator('.state.error').count()).toBe(0);
+    fs.mkdirSync(OUTPUT, { recursive: true });
+    await page.screenshot({ path: path.join(OUTPUT, 'share-story.png'), fullPage: true });
+    await page.emulateMedia({ media: 'print' });
+    expect(await page.isHidden('[data-print]')).toBe(true);
+    await page.pdf({ path: path.join(OUTPUT, 'share-story.pdf') });
+    await page.context().close();
+  });
+
+  it('sends a share session that tries another page back to its own tabs', async () => {
+    const client = await basic();
+    const made = await client.post(`${tk.api}/do_action/get_share_token`, { json: { shared_tabs: ['statistics'] } });
+    const page = await visitor();
+    await page.goto(made.body.share_url);
+    await page.waitForSelector('[data-metric="visitors"]');
+    await page.goto(`${tk.url}/svc-admin/`);
+    await page.waitForURL(/\/svc-dashboard\/statistics\//);
+    const refused = await page.goto(`${tk.url}/svc-admin/settings`);
+    expect(refused!.status()).toBe(403);
+    await page.context().close();
+  });
+});
