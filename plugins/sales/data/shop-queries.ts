@@ -84,18 +84,19 @@ export class ShopQueries {
    */
   async carts(scope: Scope): Promise<{ carts: number; converted: number }> {
     const where = scopeWhere('e.time', scope);
-    const buyers = `SELECT DISTINCT o.uid FROM ${this.t('ecommerce_orders')} o WHERE o.uid <> '' AND o.time >= ? AND o.time < ?`;
-    const row = await this.one(
-      frag(
-        `SELECT COUNT(DISTINCT CASE WHEN e.session_id > 0 THEN e.session_id END) AS s, COUNT(DISTINCT CASE WHEN e.session_id = 0 THEN e.uid END) AS u,
-                COUNT(DISTINCT CASE WHEN e.session_id > 0 AND b.uid IS NOT NULL THEN e.session_id END) AS sc,
-                COUNT(DISTINCT CASE WHEN e.session_id = 0 AND b.uid IS NOT NULL THEN e.uid END) AS uc
-           FROM ${this.t('ecommerce_events')} e LEFT JOIN (${buyers}) b ON b.uid = e.uid ${visitorJoins(this.db, 'e', filterDims(scope))}
-          WHERE e.type = 'add_to_cart' AND ${where.sql}`,
-        [scope.range.start, scope.range.end, ...where.params],
-      ),
-    );
-    return { carts: num(row.s) + num(row.u), converted: num(row.sc) + num(row.uc) };
+    const count = async (onlyBuyers: boolean) => {
+      const buyers = onlyBuyers ? frag(` AND e.uid IN (SELECT o.uid FROM ${this.t('ecommerce_orders')} o WHERE o.uid <> '' AND o.time >= ? AND o.time < ?)`, [scope.range.start, scope.range.end]) : frag('');
+      const row = await this.one(
+        frag(
+          `SELECT COUNT(DISTINCT CASE WHEN e.session_id > 0 THEN e.session_id END) AS s, COUNT(DISTINCT CASE WHEN e.session_id = 0 THEN e.uid END) AS u
+             FROM ${this.t('ecommerce_events')} e ${visitorJoins(this.db, 'e', filterDims(scope))}
+            WHERE e.type = 'add_to_cart' AND ${where.sql}${buyers.sql}`,
+          [...where.params, ...buyers.params],
+        ),
+      );
+      return num(row.s) + num(row.u);
+    };
+    return { carts: await count(false), converted: await count(true) };
   }
 
   /** Orders and revenue in one currency. */

@@ -19,17 +19,27 @@ export interface ShopFacts {
 }
 
 export async function gatherFacts(q: ShopQueries, w: SalesWindow, now: number, dashboardUrl: string): Promise<ShopFacts> {
+  const [funnel, carts, current, previous, products, engagement, countries, campaigns] = await Promise.all([
+    q.funnel(w.scope, null),
+    q.carts(w.scope),
+    q.orders(w.scope, w.currency),
+    q.orders(w.previous, w.currency),
+    q.products(w.scope, w.currency, 3),
+    q.engagement(w.scope),
+    q.countries(w.scope),
+    q.revenueBy('campaign', w.scope, w.currency, 20),
+  ]);
   return {
     window: w,
     until: Math.min(now, w.scope.range.end),
-    funnel: await q.funnel(w.scope, null),
-    carts: await q.carts(w.scope),
-    revenue: (await q.orders(w.scope, w.currency)).revenue,
-    previousRevenue: (await q.orders(w.previous, w.currency)).revenue,
-    products: await q.products(w.scope, w.currency, 3),
-    engagement: await q.engagement(w.scope),
-    countries: await q.countries(w.scope),
-    campaigns: await q.revenueBy('campaign', w.scope, w.currency, 20),
+    funnel,
+    carts,
+    revenue: current.revenue,
+    previousRevenue: previous.revenue,
+    products,
+    engagement,
+    countries,
+    campaigns,
     dashboardUrl,
   };
 }

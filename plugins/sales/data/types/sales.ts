@@ -13,10 +13,7 @@ const LABELS: Record<(typeof SALES_FIELDS)[number], string> = {
 };
 
 async function figures(q: ShopQueries, scope: Scope, currency: string) {
-  const visitors = await q.visitors(scope);
-  const buyers = await q.buyers(scope);
-  const carts = await q.carts(scope);
-  const orders = await q.orders(scope, currency);
+  const [visitors, buyers, carts, orders] = await Promise.all([q.visitors(scope), q.buyers(scope), q.carts(scope), q.orders(scope, currency)]);
   const money = {
     total_orders: orders.orders,
     total_revenue: roundMoney(orders.revenue, currency),
@@ -38,8 +35,7 @@ async function figures(q: ShopQueries, scope: Scope, currency: string) {
 
 /** §2.1: conversion, cart abandonment, average order and revenue for the window and the previous period. */
 export async function salesData(q: ShopQueries, w: SalesWindow, fields: readonly string[]): Promise<Record<string, unknown>> {
-  const current = await figures(q, w.scope, w.currency);
-  const previous = await figures(q, w.previous, w.currency);
+  const [current, previous] = await Promise.all([figures(q, w.scope, w.currency), figures(q, w.previous, w.currency)]);
   const out: Record<string, unknown> = {};
   for (const field of SALES_FIELDS) {
     if (fields.includes(field)) out[field] = { label: LABELS[field], current: current[field], previous: previous[field] };
