@@ -44,7 +44,7 @@ export function registerDemo(ctx: PluginContext, tracker: Tracker, goals: GoalSt
   ctx.cli.command({
     name: 'demo',
     summary: 'Generate realistic traffic through the tracking pipeline',
-    usage: '[--days N] [--visitors N]  (visitors per day; defaults 14 and 40)',
+    usage: '[--days N] [--visitors N] [--seed N]  (visitors per day; defaults 14 and 40)',
     async run(args: string[], io: CliIO): Promise<number> {
       const { values } = parseCommandArgs(args, ['days', 'visitors', 'seed'], { min: 0, max: 0 });
       const days = count(values.days, 'days', 14, 366);
