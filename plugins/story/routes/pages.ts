@@ -58,7 +58,8 @@ export function createDashboardRouter(ctx: PluginContext, app: StoryApp): Router
     if (tab !== STORY_TAB && !isShareTab(tab)) return message(res, 404, { title: 'Not found', message: 'There is no such shared page.' });
     const link = await app.sessions.linkOf(req);
     if (!link) {
-      if (isViewer(req.principal ?? ANONYMOUS)) await app.sessions.end(req, res);
+      // The session of this very link ends; a session of another link is left alone.
+      if (isViewer(req.principal ?? ANONYMOUS) && req.session?.svcShare?.token === req.query[TOKEN_PARAM]) await app.sessions.end(req, res);
       return message(res, 404, GONE);
     }
 

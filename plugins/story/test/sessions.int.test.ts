@@ -160,7 +160,12 @@ describe('viewer sessions', () => {
 
     it('ends a session at its next request once its token is revoked, pages included', async () => {
       const { url, token } = await k.share();
+      const gone = await k.share();
+      await k.action('revoke_share_link', { token: gone.token });
       const { client } = await k.visit(url);
+      // Opening some other dead link leaves this session alone.
+      expect((await client.get(gone.url)).status).toBe(404);
+      expect((await k.viewerGet(client, token, '/data/compare')).status).toBe(200);
       await k.action('revoke_share_link', { token });
       const page = await client.get(url);
       expect(page.status).toBe(404);
@@ -194,6 +199,21 @@ describe('viewer sessions', () => {
       expect(expires - Date.now()).toBeLessThanOrEqual(24 * 3600 * 1000);
       expect(expires - Date.now()).toBeGreaterThan(23 * 3600 * 1000);
       expect(cookie).toMatch(/HttpOnly/i);
+    });
+
+    it('lets an ended session still read story data, which needs only its token', async () => {
+      const { url, token } = await k.share({ expiration: 'never' });
+      const { client } = await k.visit(url);
+      const id = await k.report({ name: 'Public data' });
+      const story = await k.share({ report_id: id });
+      k.clock.advance(24 * 3600);
+      try {
+        const res = await client.post(`${k.tk.api}/get_action/story-report-data`, { json: { token: story.token } });
+        expect([res.status, res.body.data.name]).toEqual([200, 'Public data']);
+        expect((await k.viewerGet(client, token, '/data/compare')).body.code).toBe('svc_not_logged_in');
+      } finally {
+        k.clock.advance(-24 * 3600);
+      }
     });
 
     it('ends every viewer session in the daily job, and only those', async () => {
