@@ -177,16 +177,69 @@ async function benchTracking(dialect: BenchDialect, noopRate: number, log: (line
   }
 }
 
+/**
+ * The pipeline object alone, without HTTP: 50 concurrent callers of the
+ * tracking service with the same visitor mix, in the server process.
+ */
+async function benchPipeline(dialect: BenchDialect, log: (line: string) => void): Promise<void> {
+  const { child } = await serve(dialect);
+  const r = await ask<{ hits: number; ms: number; cpuMs: number; pageviews: number; stored: number }>(child, 'pipeline');
+  await stop(child);
+  log(
+    `${dialect} pipeline without HTTP: ${fmt((r.hits / r.ms) * 1000)} hits/s, server CPU ${fmt((r.cpuMs * 1000) / r.hits)} µs per hit, ` +
+      `stored ${fmt(r.stored)} of ${fmt(r.pageviews)} page views`,
+  );
+}
+
 const bench: Bench = {
   name: 'tracking',
   async run(log) {
     log(`machine load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} (other processes share the cores)`);
     log(`${CONNECTIONS} connections, ${SECONDS} s per run, ${fmt(VISITORS)} visitors, ${HEARTBEAT_SHARE * 100}% heartbeats, servers run with node ${SERVER_NODE_ARGS}`);
     const noopRate = await benchNoop(log);
-    for (const dialect of benchDialects()) await benchTracking(dialect, noopRate, log);
+    for (const dialect of benchDialects()) {
+      if (ONLY.length === 0 || ONLY.includes(`${dialect}:pipeline`)) await benchPipeline(dialect, log);
+      await benchTracking(dialect, noopRate, log);
+    }
   },
 };
 export default bench;
+
+/** Calls the tracking service directly for SECONDS (see benchPipeline). */
+async function drivePipeline(k: Awaited<ReturnType<typeof startBenchKernel>>) {
+  const tracking = k.kernel.services.get('tracking')!;
+  const people = visitors();
+  const principal = { user: null, method: 'anonymous' as const, sessionId: null };
+  let hits = 0;
+  let pageviews = 0;
+  const started = Date.now();
+  const cpu = process.cpuUsage();
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      while (Date.now() - started < SECONDS * 1000) {
+        let visitor = pick(people);
+        while (visitor.busy) visitor = pick(people);
+        visitor.busy = true;
+        const heartbeat = visitor.url !== null && Math.random() < HEARTBEAT_SHARE;
+        const url = heartbeat ? visitor.url! : `https://site.example${pick(PAGES)}`;
+        const payload = heartbeat
+          ? { url, uid: visitor.uid, fingerprint: false, user_agent: '', time_on_page: 5 }
+          : { url, uid: visitor.uid, fingerprint: false, user_agent: visitor.agent, referrer_url: pick(REFERRERS), time_on_page: 0, page_id: 0, page_type: 'page' };
+        const result = await tracking.track(payload, { headers: { 'user-agent': visitor.agent, 'x-forwarded-for': visitor.ip }, remoteAddress: '127.0.0.1', principal });
+        visitor.busy = false;
+        hits++;
+        if (!heartbeat && result.recorded) {
+          pageviews++;
+          visitor.url = url;
+        }
+      }
+    }),
+  );
+  const used = process.cpuUsage(cpu);
+  const db = k.kernel.db;
+  const [row] = await db.select<{ n: number }>(`SELECT COUNT(*) AS n FROM ${db.quote(db.table('statistics'))}`);
+  return { hits, ms: Date.now() - started, cpuMs: (used.user + used.system) / 1000, pageviews, stored: Number(row?.n ?? 0) };
+}
 
 async function serveMain(mode: BenchDialect | 'noop'): Promise<void> {
   let peakRss = 0;
@@ -214,7 +267,9 @@ async function serveMain(mode: BenchDialect | 'noop'): Promise<void> {
   const cpuStart = process.cpuUsage();
   process.send!({ rest: `${k.api}/track`, beacon: `${k.url}/svc/endpoint` });
   process.on('message', async (m) => {
-    if (m === 'stored') {
+    if (m === 'pipeline') {
+      process.send!(await drivePipeline(k));
+    } else if (m === 'stored') {
       const db = k.kernel.db;
       const [row] = await db.select<{ n: number; s: number }>(
         `SELECT COUNT(*) AS n, COALESCE(SUM(time_on_page), 0) AS s FROM ${db.quote(db.table('statistics'))}`,

@@ -2,6 +2,7 @@
  * Hooks the tracking plugin declares beyond the spec's (module augmentation of
  * the kernel's typed maps; registered with `declareAction` in register.ts).
  */
+import type { HitRequest, TrackResult } from './collect/tracker';
 import type { HookGoals } from './goals/hook-goals';
 import type { BlockGoalAttributes } from './goals/block-goals';
 import type { SearchQuery } from './search/register';
@@ -30,6 +31,12 @@ declare module '../../hooks' {
 
 /** What the tracking plugin offers other plugins (`ctx.services.get('tracking')`). */
 export interface TrackingService {
+  /**
+   * Runs a decoded hit payload through the pipeline, as the endpoints do (for
+   * server-side integrations); `time` overrides the clock. Throws a 400
+   * SvcError when the page URL is unusable.
+   */
+  track(payload: Record<string, unknown>, request: HitRequest, time?: number): Promise<TrackResult>;
   /** `handle_hook(hook_name, uid)` of tracking.md §4.1. */
   handleHook: HookGoals['handleHook'];
   /** `capture_search_and_posts(posts, query)`: returns `posts` unmodified. */

@@ -63,6 +63,7 @@ export async function registerCollection(ctx: PluginContext): Promise<void> {
   });
 
   const service: TrackingService = {
+    track: (payload, request, time) => tracker.track(payload, request, time),
     handleHook: (hookName, uid) => hookGoals.handleHook(hookName, uid),
     captureSearchAndPosts: (posts, query) => searches.captureSearchAndPosts(posts, query),
     linkPendingSearch: (id, statistic) => searches.linkPendingSearch(id, statistic),

@@ -20,6 +20,15 @@ describe('lookups, junk browsers and transport status (tracking.md §2.3, §2.7)
     expect(cached?.get('Chrome')).toBe((await rows(tk, 'browsers', 'name = ?', ['Chrome']))[0]!.ID);
   });
 
+  it('offers the pipeline to server-side integrations through the tracking service', async () => {
+    const service = tk.kernel.services.get('tracking')!;
+    const principal = { user: null, method: 'anonymous' as const, sessionId: null };
+    const result = await service.track(pageview('https://site.example/server-side/', 'server'), { headers: { 'x-forwarded-for': '8.8.8.8' }, remoteAddress: '127.0.0.1', principal }, 1_700_000_000);
+    expect(result).toMatchObject({ recorded: true, hitType: 'create', uid: 'server' });
+    expect((await rows(tk, 'statistics', 'uid = ?', ['server']))[0]).toMatchObject({ page_url: '/server-side/', time: 1_700_000_000 });
+    await expect(service.track({ url: 'nope' }, { headers: {}, remoteAddress: undefined, principal })).rejects.toMatchObject({ code: 'svc_invalid_url', status: 400 });
+  });
+
   it('does not store browser names the parser cannot emit', async () => {
     await track(tk, pageview('https://site.example/', 'odd', { user_agent: 'Mozilla/5.0 (X11; Linux) Oakne Browser/9.1' }));
     const [session] = await rows(tk, 'sessions', 'uid = ?', ['odd']);
