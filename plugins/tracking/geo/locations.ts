@@ -16,6 +16,9 @@ export function cityCode(country: string, region: string, city: string): number 
   return digest.readUIntBE(0, 6) + 1;
 }
 
+/** Location text from a reader or a filter, without markup characters. */
+const plain = (value: unknown) => cleanText(value, 255).replace(/[<>"]/g, '').trim();
+
 /** The locations table (tracking.md §2.3): country placeholders seeded, cities added on first sight. */
 export class Locations {
   private readonly known = new LRUCache<number, true>({ max: 20_000 });
@@ -35,15 +38,15 @@ export class Locations {
 
   /** The city_code of a location, its row stored when first seen; 0 when there is no country. */
   async codeFor(location: SvcLocation): Promise<number> {
-    const city = cleanText(location.city ?? '', 255);
+    const city = plain(location.city);
     const positive = Number.isSafeInteger(location.city_code) && location.city_code! > 0 ? location.city_code! : 0;
-    const code = city || positive ? positive || cityCode(location.country_code, location.region ?? '', city) : countryPlaceholderCode(location.country_code);
+    const code = city || positive ? positive || cityCode(location.country_code, plain(location.region), city) : countryPlaceholderCode(location.country_code);
     if (this.known.has(code)) return code;
     await insertIfAbsent(this.db, this.db.table('locations'), {
       city_code: code,
       country_code: location.country_code,
       continent_code: location.continent_code || continentOf(location.country_code),
-      state: cleanText(location.region ?? '', 255),
+      state: plain(location.region),
       city,
     });
     this.known.set(code, true);

@@ -4,7 +4,7 @@ import type { SvcLocation } from '../../../hooks';
 import { type TestKernel, createTestKernel } from '../../../test/helpers/test-kernel';
 import { count, pageview, rows, track } from './helpers';
 
-const knobs = { headers: null as string[] | null, forced: '', localhost: null as SvcLocation | null, handler: '' };
+const knobs = { headers: null as string[] | null, forced: '', localhost: null as SvcLocation | null, handler: '', enabled: true, override: null as SvcLocation | null };
 const probe = definePlugin({
   name: 'geo-probe',
   tier: 'free',
@@ -13,6 +13,8 @@ const probe = definePlugin({
     ctx.hooks.addFilter('svc_country_code_for_ip', (code) => knobs.forced || code);
     ctx.hooks.addFilter('svc_localhost_location_data', (location) => knobs.localhost ?? location);
     ctx.hooks.addFilter('svc_geoip_handler', (handler) => knobs.handler || handler);
+    ctx.hooks.addFilter('svc_geo_ip_enabled', (enabled) => enabled && knobs.enabled);
+    ctx.hooks.addFilter('svc_location_data', (location) => knobs.override ?? location);
   },
 });
 
@@ -88,6 +90,22 @@ describe('location enrichment, free country reader (tracking.md §8.1)', () => {
     const sessions = await rows(tk, 'sessions', 'uid = ?', ['traveller']);
     expect(sessions).toHaveLength(1);
     expect(await locationOf(tk, 'traveller')).toMatchObject({ country_code: 'US' });
+  });
+
+  it('skips location when svc_geo_ip_enabled says so, and stores what svc_location_data returns', async () => {
+    knobs.enabled = false;
+    await track(tk, pageview('https://site.example/', 'nogeo'), { headers: { 'x-forwarded-for': '8.8.8.8' } });
+    expect((await rows(tk, 'sessions', 'uid = ?', ['nogeo']))[0]!.city_code).toBe(0);
+    knobs.enabled = true;
+    knobs.override = { country_code: 'CA', region: 'QC', city: 'Montréal <b>' };
+    await track(tk, pageview('https://site.example/', 'override'), { headers: { 'x-forwarded-for': '8.8.8.8' } });
+    const loc = await locationOf(tk, 'override');
+    expect(loc).toMatchObject({ country_code: 'CA', continent_code: 'NA', state: 'QC', city: 'Montréal b' });
+    expect(loc.code).toBeGreaterThan(0);
+    knobs.override = { country_code: 'ZZ' };
+    await track(tk, pageview('https://site.example/', 'badoverride'), { headers: { 'x-forwarded-for': '8.8.8.8' } });
+    expect((await rows(tk, 'sessions', 'uid = ?', ['badoverride']))[0]!.city_code).toBe(0);
+    knobs.override = null;
   });
 
   it('falls back to the country reader for an unknown handler name', async () => {
