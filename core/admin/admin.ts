@@ -9,6 +9,7 @@ import type { SvcConfig } from '../config';
 import { SvcError, badRequest } from '../errors';
 import type { HookRegistry } from '../hooks/registry';
 import { toSvcError } from '../http/errors';
+import { logUrl } from '../http/log-url';
 import type { SvcLogger } from '../logger';
 import { VIEWS_DIR } from '../paths';
 
@@ -153,7 +154,7 @@ export class AdminService {
 
   private async renderError(req: Request, res: Response, err: unknown): Promise<void> {
     const error = toSvcError(err);
-    if (error.status >= 500) this.deps.logger.error({ err, url: req.originalUrl }, 'admin page failed');
+    if (error.status >= 500) this.deps.logger.error({ err, url: logUrl(req.originalUrl) }, 'admin page failed');
     if (res.headersSent) return;
     await this.render(req, res, path.join(VIEWS_DIR, 'error.ejs'), 'Error', { error }, error.status);
   }

@@ -8,6 +8,7 @@ import type { SvcConfig } from '../config';
 import { SvcError, describeError, notFound, unauthorized } from '../errors';
 import type { SvcLogger } from '../logger';
 import { jsonErrorHandler } from './errors';
+import { logUrl } from './log-url';
 import { requestContext } from './request-context';
 
 export interface PublicMountOptions {
@@ -130,7 +131,7 @@ export class HttpApp {
       res.setHeader('X-Request-Id', id);
       res.on('finish', () => {
         const ms = Number(process.hrtime.bigint() - started) / 1e6;
-        const entry = { reqId: id, method: req.method, url: req.originalUrl, status: res.statusCode, ms: Math.round(ms * 10) / 10 };
+        const entry = { reqId: id, method: req.method, url: logUrl(req.originalUrl), status: res.statusCode, ms: Math.round(ms * 10) / 10 };
         if (res.statusCode >= 500) logger.error(entry, 'request');
         else if (res.locals.quiet && res.statusCode < 400) logger.debug(entry, 'request');
         else logger.info(entry, 'request');

@@ -2,6 +2,7 @@ import type { ErrorRequestHandler } from 'express';
 import { SvcError, isSvcError } from '../errors';
 import type { SvcLogger } from '../logger';
 import { errorBody } from './envelope';
+import { logUrl } from './log-url';
 
 interface HttpLikeError {
   type?: string;
@@ -37,7 +38,7 @@ export function toSvcError(err: unknown): SvcError {
 export function jsonErrorHandler(logger: SvcLogger): ErrorRequestHandler {
   return (err, req, res, next) => {
     const svcErr = toSvcError(err);
-    if (svcErr.status >= 500) logger.error({ err, url: req.originalUrl }, 'request failed');
+    if (svcErr.status >= 500) logger.error({ err, url: logUrl(req.originalUrl) }, 'request failed');
     if (res.headersSent) return next(err);
     if (svcErr.data && typeof svcErr.data.retry_after === 'number') res.setHeader('Retry-After', String(svcErr.data.retry_after));
     res.status(svcErr.status).json(errorBody(svcErr));
