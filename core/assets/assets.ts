@@ -50,8 +50,9 @@ export class AssetService {
     private readonly logger: SvcLogger,
     private readonly root = ROOT_DIR,
   ) {
-    this.router.get(/.*/, (req, res, next) => {
-      const asset = this.byPath.get(req.path);
+    // Middleware, not a route: a catch-all route would make express answer every OPTIONS request itself.
+    this.router.use((req, res, next) => {
+      const asset = req.method === 'GET' || req.method === 'HEAD' ? this.byPath.get(req.path) : undefined;
       if (!asset) return next();
       this.serve(asset, req, res).catch(next);
     });
