@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import express, { type Express, type RequestHandler, Router } from 'express';
 import helmet from 'helmet';
 import type { Authenticator } from '../auth/passport';
-import type { SessionStore } from '../auth/sessions';
+import { SESSION_COOKIE, type SessionStore } from '../auth/sessions';
 import { ANONYMOUS, type Principal } from '../auth/types';
 import type { SvcConfig } from '../config';
 import { SvcError, describeError, notFound, unauthorized } from '../errors';
@@ -12,8 +12,11 @@ import { logUrl } from './log-url';
 import { requestContext } from './request-context';
 
 export interface PublicMountOptions {
-  /** Sign-in sessions are read for these routes (share pages, login-aware pages). */
-  session?: boolean;
+  /**
+   * Sign-in sessions for these routes: `true` reads and may start one (share
+   * pages); `'lazy'` only reads one when the request carries the session cookie.
+   */
+  session?: boolean | 'lazy';
   /** Log successful requests at debug level only (hot paths such as tracking). */
   quiet?: boolean;
   /** Callers may authenticate with an application password (HTTP Basic). */
@@ -57,6 +60,8 @@ export class HttpApp {
   /** REST namespaces, mounted below the REST prefix as plugins and the kernel add them. */
   private readonly restNamespaces = Router();
   private readonly sessionStack: RequestHandler[];
+  /** The session stack for requests that carry the session cookie; others skip the lookup. */
+  private readonly lazySession: RequestHandler;
 
   constructor(private readonly parts: HttpParts) {
     const { config, logger, sessions, passport } = parts;
@@ -86,6 +91,11 @@ export class HttpApp {
       }),
     );
     this.sessionStack = [sessions.middleware, passport.initialize(), passport.session()];
+    const sessionRouter = Router();
+    sessionRouter.use(...this.sessionStack);
+    const cookiePrefix = `${SESSION_COOKIE}=`;
+    this.lazySession = (req, res, next) =>
+      (req.headers.cookie ?? '').includes(cookiePrefix) ? sessionRouter(req, res, next) : next();
     this.root.use(this.publicRoutes);
     // Anything below the REST prefix that no namespace answers is a JSON 404, as on the host platform.
     const restNotFound: RequestHandler = (_req, _res, next) => next(notFound());
@@ -102,7 +112,8 @@ export class HttpApp {
   mount(path: string, router: Router, options: PublicMountOptions = {}): void {
     const stack: RequestHandler[] = [];
     if (options.quiet) stack.push((_req, res, next) => ((res.locals.quiet = true), next()));
-    if (options.session) stack.push(...this.sessionStack);
+    if (options.session === 'lazy') stack.push(this.lazySession);
+    else if (options.session) stack.push(...this.sessionStack);
     if (options.session || options.basicAuth) {
       stack.push(this.parts.passport.initialize(), principalMiddleware(this.parts.passport, Boolean(options.basicAuth)));
     }
@@ -112,7 +123,8 @@ export class HttpApp {
   /** Mounts a REST namespace (`/svc/v1`, `/wp-abilities/v1`) below the REST prefix. */
   mountRest(namespace: string, router: Router): void {
     const outer = Router();
-    outer.use(...this.sessionStack, principalMiddleware(this.parts.passport, true));
+    // REST never starts a session, so callers without the cookie skip the session lookup.
+    outer.use(this.lazySession, this.parts.passport.initialize(), principalMiddleware(this.parts.passport, true));
     outer.use(router);
     outer.use((_req, _res, next) => next(notFound()));
     outer.use(jsonErrorHandler(this.parts.logger));

@@ -1,5 +1,4 @@
-import express, { type NextFunction, type Request, type Response, Router } from 'express';
-import { SESSION_COOKIE } from '../../../core/auth/sessions';
+import express, { type Request, type Response, Router } from 'express';
 import { trackingCors } from '../../../core/http/cors';
 import type { PluginContext } from '../../../core/plugins/context';
 import { ANONYMOUS } from '../../../core/auth/types';
@@ -34,13 +33,7 @@ export function registerTrackRoutes(ctx: PluginContext, tracker: Tracker): void 
     },
   });
 
-  answerPreflight(ctx, '/track');
-
-  // Visitors without the sign-in cookie (nearly all) skip the session lookup;
-  // the rest go on to the same handler behind the kernel's session middleware.
-  const signedIn = (req: Request) => (req.headers.cookie ?? '').includes(`${SESSION_COOKIE}=`);
-  const handle = async (req: Request, res: Response, next: NextFunction) => {
-    if (!req.principal && signedIn(req)) return next('router');
+  const handle = async (req: Request, res: Response) => {
     const payload = decodeBody(typeof req.body === 'string' ? req.body : '');
     if (payload === 'test') {
       res.status(200).end();
@@ -54,22 +47,9 @@ export function registerTrackRoutes(ctx: PluginContext, tracker: Tracker): void 
       throw asTrackingError(err, ctx.logger);
     }
   };
-  const text = express.text({ type: () => true, limit: BODY.limit });
-  for (const session of [false, true]) {
-    const beacon = Router();
-    beacon.use(trackingCors(ctx.config));
-    beacon.post('/', text, handle);
-    ctx.http.mount('/svc/endpoint', beacon, { quiet: true, session });
-  }
-}
-
-/**
- * Answers CORS preflight for a REST tracking route from the public routes, so
- * a catch-all GET route mounted at the root (which makes express answer every
- * OPTIONS request itself) cannot shadow the REST router's preflight.
- */
-export function answerPreflight(ctx: PluginContext, path: string): void {
-  const router = Router();
-  router.options('/', trackingCors(ctx.config));
-  ctx.http.mount(`${ctx.config.restPrefix}/svc/v1${path}`, router, { quiet: true });
+  const beacon = Router();
+  beacon.use(trackingCors(ctx.config));
+  beacon.post('/', express.text({ type: () => true, limit: BODY.limit }), handle);
+  // Visitors without the sign-in cookie (nearly all) skip the session lookup.
+  ctx.http.mount('/svc/endpoint', beacon, { quiet: true, session: 'lazy' });
 }

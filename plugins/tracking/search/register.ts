@@ -5,7 +5,6 @@ import type { PluginContext } from '../../../core/plugins/context';
 import { cleanId } from '../collect/payload';
 import { cleanText, hostOf } from '../collect/text';
 import type { HitRequest, Tracker } from '../collect/tracker';
-import { answerPreflight } from '../routes/track';
 import { siteLocales } from './search-filters';
 import { type SearchOutcome, SearchStore } from './search-store';
 
@@ -50,7 +49,6 @@ export function registerSearch(ctx: PluginContext, tracker: Tracker): SearchStor
     return posts;
   };
 
-  answerPreflight(ctx, '/track/search');
   ctx.rest.route({
     method: 'POST',
     path: '/track/search',
