@@ -4,6 +4,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { AbilitiesRegistry } from './abilities/registry';
 import { createMcpRouter } from './abilities/mcp';
+import { registerStatisticsAbilities } from './abilities/pro-gate';
 import { createAbilitiesRouter } from './abilities/routes';
 import { AdminService } from './admin/admin';
 import { AssetService } from './assets/assets';
@@ -211,6 +212,7 @@ export class Kernel {
     registerTrackingSettings(this.settings);
     registerLoginPages(this.admin, this.passport, await LoginLimiter.create(this.db));
     registerCore(this);
+    await registerStatisticsAbilities(this);
     await ensureFirstAdmin(this.users, this.config, this.logger, opts.announce ?? ((line) => process.stdout.write(`${line}\n`)));
     const selection = selectPlugins(this.config, opts.plugins ?? []);
     await loadPlugins(selection, {
@@ -264,6 +266,7 @@ export class Kernel {
         registerCategory: (category) => defer(() => this.abilities.registerCategory(category)),
         register: (def) => defer(() => this.abilities.register(def)),
         unregister: (name) => this.abilities.unregister(name),
+        unregisterCategory: (slug) => this.abilities.unregisterCategory(slug),
       },
       statistics: this.statistics.forPlugin(defer, (def) => this.rest.add(manifest.name, def)),
       assets: {

@@ -94,6 +94,11 @@ export class AbilitiesRegistry {
     this.abilities.delete(name);
   }
 
+  /** Removes a category that no registered ability uses any more. */
+  unregisterCategory(slug: string): void {
+    if (![...this.abilities.values()].some((a) => a.def.category === slug)) this.categories.delete(slug);
+  }
+
   listCategories(): AbilityCategory[] {
     return [...this.categories.values()];
   }

@@ -64,7 +64,7 @@ export interface PluginContext {
     sessions: Pick<SessionStore, 'destroyForUser'>;
   };
   /** The host abilities interface: categories and abilities for automation (REST and MCP). */
-  readonly abilities: Pick<AbilitiesRegistry, 'registerCategory' | 'register' | 'unregister'>;
+  readonly abilities: Pick<AbilitiesRegistry, 'registerCategory' | 'register' | 'unregister' | 'unregisterCategory'>;
   /** Services plugins offer each other by name (see core/plugins/services.ts). */
   readonly services: Pick<ServiceRegistry, 'provide' | 'get'>;
   /** `svc <command>` additions (e.g. `svc demo`). */

@@ -27,13 +27,20 @@ interface Candidate {
   source: string;
 }
 
-/** Deferred registrations of one plugin, applied only when `register` succeeds. */
+/**
+ * Deferred registrations of one plugin, applied only when `register` succeeds.
+ * Once committed, later registrations (an ability switched on at run time)
+ * apply at once.
+ */
 export class Staging {
   private readonly pending: Array<() => void> = [];
+  private committed = false;
   defer = (apply: () => void): void => {
-    this.pending.push(apply);
+    if (this.committed) apply();
+    else this.pending.push(apply);
   };
   commit(): void {
+    this.committed = true;
     for (const apply of this.pending.splice(0)) apply();
   }
 }

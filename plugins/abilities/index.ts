@@ -1,0 +1,23 @@
+import { followFlag } from '../../core/abilities/follow';
+import { ABILITIES_OPTION, statisticsAbilitiesSwitch } from '../../core/abilities/statistics';
+import { definePlugin } from '../../core/plugins/manifest';
+import { datatableExecutor } from './execute';
+import { AbilityRateLimits } from './rate-limit';
+
+/**
+ * Business tier: the abilities `svc/sales-data` and `svc/subscriptions-data`
+ * (ecommerce.md §4.5) over the sales datatables, registered while the option
+ * `enable_abilities_api` is on, on REST and as MCP tools.
+ */
+export default definePlugin({
+  name: 'abilities',
+  tier: 'business',
+  requires: ['sales'],
+  async register(ctx) {
+    const sales = ctx.services.get('sales');
+    if (!sales) throw new Error('the sales service is missing');
+    const execute = datatableExecutor({ sales, limits: new AbilityRateLimits(ctx), timezone: ctx.statistics.timezone, logger: ctx.logger });
+    const stop = await followFlag(() => ctx.settings.get<boolean>(ABILITIES_OPTION), statisticsAbilitiesSwitch(ctx.abilities, ctx.auth.users, execute), ctx.logger);
+    ctx.onStop(stop);
+  },
+});
