@@ -17,7 +17,7 @@ export const budgetFilters = definePlugin({
   name: 'ability-budgets',
   tier: 'free',
   register(ctx) {
-    ctx.hooks.addFilter('svc_abilities_rate_limit_max', (max, ability) => budgets.max.get(ability) ?? 1000);
+    ctx.hooks.addFilter('svc_abilities_rate_limit_max', (_max, ability) => budgets.max.get(ability) ?? 1000);
     ctx.hooks.addFilter('svc_abilities_rate_limit_window', (window, ability) => budgets.window.get(ability) ?? window);
   },
 });
