@@ -212,7 +212,6 @@ export class Kernel {
     registerTrackingSettings(this.settings);
     registerLoginPages(this.admin, this.passport, await LoginLimiter.create(this.db));
     registerCore(this);
-    await registerStatisticsAbilities(this);
     await ensureFirstAdmin(this.users, this.config, this.logger, opts.announce ?? ((line) => process.stdout.write(`${line}\n`)));
     const selection = selectPlugins(this.config, opts.plugins ?? []);
     await loadPlugins(selection, {
@@ -227,6 +226,7 @@ export class Kernel {
     this.http.mountRest('wp-abilities/v1', createAbilitiesRouter(this.abilities, { users: this.users, nonces: this.nonces, hooks: this.hooks }));
     this.http.mount('/svc/mcp', createMcpRouter(this.abilities, this.logger.child({ service: 'mcp' }), SVC_VERSION), { basicAuth: true });
     this.http.mountAdmin(this.admin.router);
+    await registerStatisticsAbilities(this);
   }
 
   private pluginContext(manifest: PluginManifest, staging: Staging): PluginContext {
@@ -276,6 +276,7 @@ export class Kernel {
           return url;
         },
         versionedUrl: (entry) => this.assets.versionedUrl(entry),
+        bundle: (entry) => this.assets.bundle(entry),
       },
       plugins: { isLoaded: (name) => this.isLoaded(name) },
       onStop: (fn) => this.onStop(fn),

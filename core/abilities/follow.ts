@@ -2,7 +2,7 @@ import { describeError } from '../errors';
 import type { SvcLogger } from '../logger';
 
 /** How often a node looks at the option again; the options' own reload time (5 s) adds to it for changes made on other nodes. */
-export const FOLLOW_INTERVAL_MS = 1_000;
+const FOLLOW_INTERVAL_MS = 1_000;
 
 /**
  * Keeps `apply(on)` in step with a flag read from the options: read once now,

@@ -1,7 +1,7 @@
 import type { Kernel } from '../kernel';
 import { SvcError } from '../errors';
 import { followFlag } from './follow';
-import { ABILITIES_OPTION, abilitiesSetting, statisticsAbilitiesSwitch } from './statistics';
+import { abilitiesEnabled, abilitiesSetting, statisticsAbilitiesSwitch } from './statistics';
 
 /**
  * Registers the `enable_abilities_api` setting, and on a license without
@@ -13,13 +13,13 @@ import { ABILITIES_OPTION, abilitiesSetting, statisticsAbilitiesSwitch } from '.
  * With `SVC_PRO` the plugin registers them (business), or they are absent
  * (creator: its license does not load the plugin).
  */
-export async function registerStatisticsAbilities(kernel: Pick<Kernel, 'config' | 'settings' | 'abilities' | 'users' | 'logger' | 'onStop'>): Promise<void> {
+export async function registerStatisticsAbilities(kernel: Pick<Kernel, 'config' | 'settings' | 'options' | 'abilities' | 'users' | 'logger' | 'onStop'>): Promise<void> {
   kernel.settings.register(abilitiesSetting);
   if (kernel.config.pro) return;
   const proRequired = () =>
     Promise.reject(new SvcError('svc_abilities_pro_required', 'Sales and subscriptions data need a paid license (SVC_PRO).', 503));
   const stop = await followFlag(
-    () => kernel.settings.get<boolean>(ABILITIES_OPTION),
+    () => abilitiesEnabled(kernel.options),
     statisticsAbilitiesSwitch(kernel.abilities, kernel.users, proRequired),
     kernel.logger.child({ service: 'abilities' }),
   );

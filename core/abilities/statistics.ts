@@ -1,6 +1,7 @@
 import type { Principal } from '../auth/types';
 import type { Users } from '../auth/users';
 import { SvcError } from '../errors';
+import type { Options } from '../options/options';
 import { type SettingField, parseBoolean } from '../settings/settings';
 import type { AbilitiesRegistry, AbilityCategory, JsonSchema } from './registry';
 
@@ -24,6 +25,9 @@ export const abilitiesSetting: SettingField<boolean> = {
   default: false,
   parse: parseBoolean,
 };
+
+/** The option's value; read from the options, so it does not depend on when the setting was registered. */
+export const abilitiesEnabled = (options: Pick<Options, 'get'>): Promise<boolean> => options.get<boolean>(ABILITIES_OPTION, abilitiesSetting.default);
 
 export const STATISTICS_CATEGORY: AbilityCategory = {
   slug: 'svc-statistics',

@@ -1,5 +1,5 @@
 import { followFlag } from '../../core/abilities/follow';
-import { ABILITIES_OPTION, statisticsAbilitiesSwitch } from '../../core/abilities/statistics';
+import { abilitiesEnabled, statisticsAbilitiesSwitch } from '../../core/abilities/statistics';
 import { definePlugin } from '../../core/plugins/manifest';
 import { datatableExecutor } from './execute';
 import { AbilityRateLimits } from './rate-limit';
@@ -17,7 +17,7 @@ export default definePlugin({
     const sales = ctx.services.get('sales');
     if (!sales) throw new Error('the sales service is missing');
     const execute = datatableExecutor({ sales, limits: new AbilityRateLimits(ctx), timezone: ctx.statistics.timezone, logger: ctx.logger });
-    const stop = await followFlag(() => ctx.settings.get<boolean>(ABILITIES_OPTION), statisticsAbilitiesSwitch(ctx.abilities, ctx.auth.users, execute), ctx.logger);
+    const stop = await followFlag(() => abilitiesEnabled(ctx.options), statisticsAbilitiesSwitch(ctx.abilities, ctx.auth.users, execute), ctx.logger);
     ctx.onStop(stop);
   },
 });

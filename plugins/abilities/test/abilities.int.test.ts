@@ -171,6 +171,9 @@ describe('abilities svc/sales-data and svc/subscriptions-data', () => {
     const reversed = await run(admin, 'sales-data', { date_start: MARCH.date_end, date_end: MARCH.date_start });
     expect(reversed.status).toBe(400);
     expect(reversed.body.code).toBe('svc_invalid_date');
+    const beyond = await run(admin, 'sales-data', { date_start: 1e15 });
+    expect(beyond.status).toBe(400);
+    expect(beyond.body.code).toBe('svc_invalid_date');
   });
 
   it('applies filters and appends the type filter', async () => {
