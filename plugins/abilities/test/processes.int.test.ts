@@ -31,7 +31,7 @@ async function startNode(tk: TestKernel): Promise<AppNode> {
   let stderr = '';
   child.stderr!.on('data', (chunk) => (stderr += String(chunk)));
   const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`node exited with ${code}: ${stderr}`))));
-  const ready = eventually(async () => (await fetch(`${url}/svc-admin/login`).catch(() => null))?.status === 200, 30_000);
+  const ready = eventually(async () => (await fetch(`${url}/wp-json/wp-abilities/v1/categories`).catch(() => null))?.status === 401, 30_000);
   await Promise.race([ready, exited]);
   return { url, child, dataDir };
 }
