@@ -19,6 +19,8 @@ export interface AssetsApi {
   register(def: AssetDef): string;
   /** The URL with `?v=<content hash>`, cached by browsers for a year (bundles the entry when needed). */
   versionedUrl(entry: string): Promise<string>;
+  /** The bundled code and its content hash, for code served in another form too (inlined, copied); bundles the entry when needed. */
+  bundle(entry: string): Promise<{ code: Buffer; hash: string }>;
 }
 
 const TYPES: Record<string, string> = { js: 'application/javascript; charset=utf-8', css: 'text/css; charset=utf-8' };
@@ -78,9 +80,19 @@ export class AssetService {
   }
 
   async versionedUrl(entry: string): Promise<string> {
+    const asset = this.registered(entry);
+    return `${this.basePath}${asset.urlPath}?v=${(await this.load(asset)).hash}`;
+  }
+
+  async bundle(entry: string): Promise<{ code: Buffer; hash: string }> {
+    const { code, hash } = await this.load(this.registered(entry));
+    return { code, hash };
+  }
+
+  private registered(entry: string): Registered {
     const asset = this.byEntry.get(entry.split(path.sep).join('/'));
     if (!asset) throw new Error(`asset ${entry} is not registered`);
-    return `${this.basePath}${asset.urlPath}?v=${(await this.load(asset)).hash}`;
+    return asset;
   }
 
   private load(asset: Registered): Promise<Bundle & { gzipped: Buffer }> {

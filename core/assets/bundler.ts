@@ -33,16 +33,20 @@ export function assetName(entry: string): { name: string; ext: string } {
   return { name: `${plugin}${match[1]}`, ext: match[2] === 'css' ? 'css' : 'js' };
 }
 
-/** Entry points of `core/assets/client/` and of every plugin's `client/` folder, relative to `root`. */
+/** Entry points of `core/assets/client/` and of every plugin's `client/` folder and its subfolders, relative to `root`. */
 export function discoverEntries(root: string): string[] {
   const plugins = path.join(root, 'plugins');
   const dirs = [path.join('core', 'assets', 'client')];
   if (fs.existsSync(plugins)) for (const plugin of fs.readdirSync(plugins).sort()) dirs.push(path.join('plugins', plugin, 'client'));
   const entries: string[] = [];
-  for (const dir of dirs) {
-    if (!fs.existsSync(path.join(root, dir))) continue;
-    for (const file of fs.readdirSync(path.join(root, dir)).sort()) if (ENTRY.test(file)) entries.push(path.join(dir, file));
-  }
+  const walk = (dir: string) => {
+    if (!fs.existsSync(path.join(root, dir))) return;
+    for (const item of fs.readdirSync(path.join(root, dir), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      if (item.isDirectory()) walk(path.join(dir, item.name));
+      else if (ENTRY.test(item.name)) entries.push(path.join(dir, item.name));
+    }
+  };
+  for (const dir of dirs) walk(dir);
   return entries;
 }
 

@@ -26,6 +26,8 @@ describe('browser assets', () => {
     fs.writeFileSync(path.join(root, 'plugins', 'demo', 'client', 'greet.ts'), 'export const greet = (name: string): string => `hello ${name}`;\n');
     fs.writeFileSync(path.join(root, 'plugins', 'demo', 'client', 'hello.entry.ts'), "import { greet } from './greet';\ndocument.title = greet('world');\n");
     fs.writeFileSync(path.join(root, 'plugins', 'demo', 'client', 'look.entry.css'), 'body {  color : red ; }\n');
+    fs.mkdirSync(path.join(root, 'plugins', 'demo', 'client', 'deep'));
+    fs.writeFileSync(path.join(root, 'plugins', 'demo', 'client', 'deep', 'inner.entry.ts'), "document.title = 'inner';\n");
   });
   afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
@@ -33,7 +35,11 @@ describe('browser assets', () => {
     expect(assetName('plugins/tracking/client/dashboard.entry.ts')).toEqual({ name: 'tracking-dashboard', ext: 'js' });
     expect(assetName('core/assets/client/dashboard.entry.css')).toEqual({ name: 'dashboard', ext: 'css' });
     expect(() => assetName('plugins/x/client/helper.ts')).toThrow(/entry/);
-    expect(discoverEntries(root)).toEqual([path.join('plugins', 'demo', 'client', 'hello.entry.ts'), path.join('plugins', 'demo', 'client', 'look.entry.css')]);
+    expect(discoverEntries(root)).toEqual([
+      path.join('plugins', 'demo', 'client', 'deep', 'inner.entry.ts'),
+      path.join('plugins', 'demo', 'client', 'hello.entry.ts'),
+      path.join('plugins', 'demo', 'client', 'look.entry.css'),
+    ]);
   });
 
   it('bundles from source on the first request, with content-hash ETags and long caching for versioned URLs', async () => {
@@ -55,6 +61,10 @@ describe('browser assets', () => {
       expect(res.headers.get('etag')).toBe(`"${hash}"`);
       expect(code).toContain('hello ');
       expect(code).not.toContain(': string');
+      const bundled = await service.bundle('plugins/demo/client/hello.entry.ts');
+      expect(bundled.hash).toBe(hash);
+      expect(bundled.code.toString('utf8')).toBe(code);
+      await expect(service.bundle('plugins/demo/client/nope.entry.ts')).rejects.toThrow(/not registered/);
       const zipped = await fetch(`${http.url}${versioned}`, { headers: { 'accept-encoding': 'gzip' } });
       expect(zipped.headers.get('content-encoding')).toBe('gzip');
       expect(await zipped.text()).toBe(code);
