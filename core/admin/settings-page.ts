@@ -28,7 +28,7 @@ function formInput(fields: readonly SettingField[], body: Readonly<Record<string
   return input;
 }
 
-function page(settings: Settings, values: Record<string, unknown>, errors: Record<string, string>, saved: boolean, status = 200): AdminResult {
+async function page(settings: Settings, values: Record<string, unknown>, errors: Record<string, string>, saved: boolean, status = 200): Promise<AdminResult> {
   const fields = settings.list();
   const sections: Array<{ name: string; fields: Array<{ field: SettingField; value: ReturnType<typeof shown>; error?: string }> }> = [];
   for (const field of fields) {
@@ -38,7 +38,8 @@ function page(settings: Settings, values: Record<string, unknown>, errors: Recor
   }
   const known = new Set(fields.map((f) => f.key));
   const stray = Object.entries(errors).filter(([key]) => !known.has(key)).map(([key, message]) => `${key}: ${message}`);
-  return { view: VIEW, title: 'Settings', status, data: { sections, saved, stray, failed: Object.keys(errors).length > 0 } };
+  const panels = await Promise.all(settings.panels().map(async (p) => ({ key: p.key, title: p.title, ...(await p.render()) })));
+  return { view: VIEW, title: 'Settings', status, data: { sections, panels, saved, stray, failed: Object.keys(errors).length > 0 } };
 }
 
 /** `/svc-admin/settings`: every registered setting by section; a refused value is shown next to its field and nothing is saved. */

@@ -24,6 +24,16 @@ export interface SettingField<T = unknown> {
   parse(raw: unknown): T;
 }
 
+/**
+ * A read-only block of the settings page, computed each time the page renders
+ * (the tracking snippet to copy, for example).
+ */
+export interface SettingsPanel {
+  key: string;
+  title: string;
+  render(): Promise<{ code: string | null; help: string }>;
+}
+
 export interface SaveResult {
   saved: boolean;
   /** Message per field key; nothing is saved when any field fails. */
@@ -36,6 +46,7 @@ export const SECRET_MASK = '••••••••';
 /** The settings page's fields, registered by the kernel and plugins. */
 export class Settings {
   private readonly fields = new Map<string, SettingField>();
+  private readonly panelList: SettingsPanel[] = [];
 
   constructor(
     private readonly options: Options,
@@ -45,6 +56,16 @@ export class Settings {
   register<T>(field: SettingField<T>): void {
     if (this.fields.has(field.key)) throw new Error(`setting ${field.key} is registered twice`);
     this.fields.set(field.key, field as SettingField);
+  }
+
+  /** Adds a read-only panel shown above the fields; `code` is shown for copying. */
+  panel(panel: SettingsPanel): void {
+    if (this.panelList.some((p) => p.key === panel.key)) throw new Error(`settings panel ${panel.key} is registered twice`);
+    this.panelList.push(panel);
+  }
+
+  panels(): readonly SettingsPanel[] {
+    return this.panelList;
   }
 
   /** Fields the license offers, in registration order. */
