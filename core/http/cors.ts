@@ -4,22 +4,26 @@ import type { SvcConfig } from '../config';
 /**
  * CORS for endpoints that tracked sites call. `sendBeacon` always sends
  * credentials, so an allowed request gets its own Origin back with
- * `Access-Control-Allow-Credentials: true`, never `*`.
+ * `Access-Control-Allow-Credentials: true`, never `*`. Answers vary by
+ * Origin, so caches keep them apart; a preflight from a public page to a
+ * service on a private network is allowed too.
  */
 export function trackingCors(config: Pick<SvcConfig, 'allowedOrigins'>): RequestHandler {
   const allowed = (origin: string) => config.allowedOrigins === '*' || config.allowedOrigins.includes(origin);
   return (req, res, next) => {
     const origin = req.headers.origin;
-    if (origin && allowed(origin)) {
+    const ok = origin !== undefined && allowed(origin);
+    res.vary('Origin');
+    if (ok) {
       res.setHeader('Access-Control-Allow-Origin', origin);
       res.setHeader('Access-Control-Allow-Credentials', 'true');
-      res.setHeader('Vary', 'Origin');
     }
     if (req.method === 'OPTIONS') {
-      if (origin && allowed(origin)) {
+      if (ok) {
         res.setHeader('Access-Control-Allow-Methods', 'POST, OPTIONS');
         res.setHeader('Access-Control-Allow-Headers', req.headers['access-control-request-headers'] ?? 'Content-Type');
         res.setHeader('Access-Control-Max-Age', '86400');
+        if (req.headers['access-control-request-private-network'] === 'true') res.setHeader('Access-Control-Allow-Private-Network', 'true');
       }
       res.status(204).end();
       return;
