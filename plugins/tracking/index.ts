@@ -1,6 +1,7 @@
 import { definePlugin } from '../../core/plugins/manifest';
 import { registerCollection } from './collect/register';
 import { trackingMigrations } from './migrations';
+import { registerTrackerScripts } from './serve/register';
 import { registerStatisticsTab } from './statistics/register';
 
 /** Free tier: the collection pipeline (tracking.md) and the statistics tab. */
@@ -10,6 +11,7 @@ export default definePlugin({
   migrations: trackingMigrations,
   async register(ctx) {
     await registerCollection(ctx);
+    await registerTrackerScripts(ctx);
     await registerStatisticsTab(ctx);
   },
 });

@@ -11,6 +11,8 @@ export interface PageContext {
   pageUrl: string;
   /** Post id on singular pages, else 0. */
   pageId: number;
+  /** Every client-side goal instead of the page's own (for options served to every page; the script picks the page's). */
+  everyPage?: boolean;
 }
 
 /**
@@ -36,7 +38,7 @@ export class TrackingOptionsBuilder {
     const path = normaliseGoalUrl(page.pageUrl).path;
     const goals = (await this.deps.goals.activeGoals())
       .filter((g) => g.type === 'clicks' || g.type === 'views')
-      .filter((g) => g.url === '*' || g.url === '' || (g.page_id > 0 && g.page_id === page.pageId) || normaliseGoalUrl(g.url).path === path)
+      .filter((g) => page.everyPage || g.url === '*' || g.url === '' || (g.page_id > 0 && g.page_id === page.pageId) || normaliseGoalUrl(g.url).path === path)
       .map((g) => ({ ID: g.ID, title: g.title, type: g.type, selector: g.selector, url: g.url, page_id: g.page_id, conversion_metric: g.conversion_metric }));
     const options: SvcTrackingOptions = {
       tracking: { isInitialHit: true, lastUpdateTimestamp: 0, beacon_url: `${config.baseUrl}/svc/endpoint`, ajaxUrl: `${config.baseUrl}/svc/ajax` },
