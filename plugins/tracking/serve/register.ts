@@ -74,7 +74,7 @@ export async function registerTrackerScripts(ctx: PluginContext): Promise<void> 
       if (line === null) {
         return { code: null, help: `Headless mode is on (the headless setting or SVC_HEADLESS_DOMAIN): no tracking script is offered. The tracked site sends hits to ${ctx.config.apiBase}/track itself.` };
       }
-      return { code: line, help: 'Copy this line into the <head> of every page you want to count. It loads the tracker with the options of this page (turbo mode: deferred, else async).' };
+      return { code: line, help: 'Copy this line into the <head> of every page you want to count. It loads the tracker with the options set below (turbo mode: deferred, else async).' };
     },
   });
 

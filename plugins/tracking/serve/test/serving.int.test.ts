@@ -229,3 +229,18 @@ describe('serving the tracker scripts and the embed snippet', () => {
     expect(report.headers.get('access-control-allow-origin')).toBe('https://site.example');
   });
 });
+
+describe('SVC_HEADLESS_DOMAIN', () => {
+  let tk: TestKernel;
+  beforeAll(async () => {
+    tk = await createTestKernel({ plugins: ['tracking'], env: { SVC_HEADLESS_DOMAIN: 'stats.example' } });
+  });
+  afterAll(() => tk.close());
+
+  it('stops the script being offered whatever the headless setting says', async () => {
+    await setOptions(tk, { headless: false });
+    expect(await tk.kernel.services.get('trackerScripts')!.snippet()).toBeNull();
+    expect((await fetch(`${tk.url}/svc/embed.js`)).status).toBe(404);
+    expect((await (await tk.signedIn()).get('/svc-admin/settings')).text).toContain('Headless mode is on');
+  });
+});
