@@ -169,6 +169,10 @@ describe('serving the tracker scripts and the embed snippet', () => {
     knobs.ghost = false;
     expect((await get(src)).status).toBe(404);
     expect(await tk.kernel.services.get('trackerScripts')!.snippet()).toBe(`<script src="${tk.url}/svc/embed.js" async></script>`);
+    await setOptions(tk, { ghost_mode: false });
+    knobs.ghost = true;
+    expect(await tk.kernel.services.get('trackerScripts')!.snippet()).toBe(`<script src="${src}" async></script>`);
+    expect((await get(src)).status).toBe(200);
   });
 
   it('answers 404 without a script in headless mode and says so on the settings page', async () => {
