@@ -23,6 +23,7 @@ import { type Database, connectDatabase } from './db/database';
 import { runMigrations } from './db/migrator';
 import { HookRegistry } from './hooks/registry';
 import { HttpApp } from './http/app';
+import { FastPostRoutes } from './http/fast-post';
 import { requestContext } from './http/request-context';
 import { RestRouter } from './http/rest-router';
 import { type SvcLogger, createLogger } from './logger';
@@ -67,6 +68,8 @@ export class Kernel {
   private readonly pluginStatuses: PluginStatus[] = [];
   /** Commands plugins added to `svc`, by name. */
   readonly commands = new Map<string, CliCommand>();
+  /** Hot-path POST routes served before express (see core/http/fast-post.ts). */
+  readonly fastPost: FastPostRoutes;
   /** Services plugins provide to each other. */
   readonly services = new ServiceRegistry();
   /** The host abilities interface (categories and abilities plugins register). */
@@ -98,6 +101,7 @@ export class Kernel {
     readonly mailer: Mailer,
   ) {
     this.abilities = new AbilitiesRegistry(logger.child({ service: 'abilities' }));
+    this.fastPost = new FastPostRoutes(config, logger);
     this.statistics = new StatisticsService({ db, clock, logger, hooks, settings, timezone: config.timezone });
     this.assets = new AssetService(config.basePath, logger.child({ service: 'assets' }));
   }
@@ -171,7 +175,11 @@ export class Kernel {
 
   /** Serves HTTP on `port` (default `PORT`) and starts the scheduler; resolves to the base URL actually bound. */
   async listen(port = this.config.port, host?: string): Promise<string> {
-    const server = http.createServer(this.http.app);
+    const app = this.http.app;
+    const fast = this.fastPost;
+    const server = http.createServer((req, res) => {
+      if (!fast.handle(req, res)) app(req, res);
+    });
     server.keepAliveTimeout = 65_000;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -238,6 +246,7 @@ export class Kernel {
       rest: { route: (def) => defer(() => this.rest.add(manifest.name, def)) },
       http: {
         mount: (p, router, options) => defer(() => this.http.mount(p, router, options)),
+        fastPost: (route) => defer(() => this.fastPost.add(route)),
         currentRequest: () => requestContext.current(),
         currentPrincipal: () => requestContext.principal(),
       },

@@ -1,6 +1,10 @@
 import type { RequestHandler } from 'express';
 import type { SvcConfig } from '../config';
 
+export function originAllowed(config: Pick<SvcConfig, 'allowedOrigins'>, origin: string | undefined): origin is string {
+  return origin !== undefined && (config.allowedOrigins === '*' || config.allowedOrigins.includes(origin));
+}
+
 /**
  * CORS for endpoints that tracked sites call. `sendBeacon` always sends
  * credentials, so an allowed request gets its own Origin back with
@@ -9,10 +13,9 @@ import type { SvcConfig } from '../config';
  * service on a private network is allowed too.
  */
 export function trackingCors(config: Pick<SvcConfig, 'allowedOrigins'>): RequestHandler {
-  const allowed = (origin: string) => config.allowedOrigins === '*' || config.allowedOrigins.includes(origin);
   return (req, res, next) => {
     const origin = req.headers.origin;
-    const ok = origin !== undefined && allowed(origin);
+    const ok = originAllowed(config, origin);
     res.vary('Origin');
     if (ok) {
       res.setHeader('Access-Control-Allow-Origin', origin);

@@ -14,6 +14,7 @@ import type { SvcConfig } from '../config';
 import type { Database } from '../db/database';
 import type { Hooks } from '../hooks/registry';
 import type { PublicMountOptions } from '../http/app';
+import type { FastPostRoute } from '../http/fast-post';
 import type { RouteDefinition } from '../http/rest-router';
 import type { SvcLogger } from '../logger';
 import type { Mailer } from '../mail/mailer';
@@ -35,6 +36,12 @@ export interface PluginContext {
   /** Routes outside the REST API (tracking endpoints, scripts, share pages). */
   readonly http: {
     mount(path: string, router: Router, options?: PublicMountOptions): void;
+    /**
+     * A hot-path POST route served before express. The same path must also be
+     * served by an express route (REST or mount) running the same handler:
+     * requests with a sign-in cookie or an encoded body go there.
+     */
+    fastPost(route: FastPostRoute): void;
     /** The request being served, for hook handlers whose arguments do not carry it. */
     currentRequest(): Request | undefined;
     currentPrincipal(): Principal;
