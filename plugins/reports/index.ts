@@ -21,7 +21,7 @@ export default definePlugin({
     registerRestRoutes(ctx, app, actions);
     registerJobs(ctx, app);
     registerAdminPages(ctx, app, actions);
-    ctx.services.provide('reports', reportsService(app));
+    ctx.services.provide('reports', reportsService(app, ctx.clock, ctx.config.timezone));
     // Mail clients and webmail pages on other origins load the logos.
     const assets = express.Router();
     assets.use(

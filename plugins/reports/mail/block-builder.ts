@@ -4,7 +4,7 @@ import type { Hooks } from '../../../core/hooks/registry';
 import type { SvcLogger } from '../../../core/logger';
 import { rangeOfDays } from '../../../core/statistics/dates';
 import type { StatisticsApi } from '../../../core/statistics/service';
-import { type DaySpan, resolveDateRange, spanLabel } from '../schedule/date-ranges';
+import { type DaySpan, blockSpan, resolveDateRange, spanLabel } from '../schedule/date-ranges';
 import type { ContentBlock, Report } from '../types';
 import { BUILTIN_BLOCKS, type BlockSource, adapterFor, sourceOf } from './block-catalog';
 import { rowCells } from './format';
@@ -59,16 +59,16 @@ export class BlockBuilder {
       const definition = byId.get(block.id);
       const source = definition && sourceOf(definition);
       if (!definition || !source) continue;
-      const blockSpan = block.date_range_enabled && block.date_range ? resolveDateRange(block.date_range, block.fixed_end_date || endDay) : span;
-      const rows = await this.rows(block, definition, source, blockSpan, limit);
+      const days = blockSpan(block, report.dateRange, endDay);
+      const rows = await this.rows(block, definition, source, days, limit);
       const filters = block.filters.map((f) => `${f.key}: ${f.value}`).join(', ');
       blocks[block.id] = {
         id: block.id,
         title: definition.title,
-        subtitle: [spanLabel(blockSpan), filters, rows ? '' : 'the data could not be loaded'].filter(Boolean).join(' · '),
+        subtitle: [spanLabel(days), filters, rows ? '' : 'the data could not be loaded'].filter(Boolean).join(' · '),
         header: definition.header.map(String),
         rows: (rows ?? []).map((r) => rowCells(r, source.columns)),
-        url: this.url(definition.url, blockSpan),
+        url: this.url(definition.url, days),
         content: block.content,
         comment_title: block.comment_title,
         comment_text: block.comment_text,

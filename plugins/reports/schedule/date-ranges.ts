@@ -72,6 +72,22 @@ export function resolveDateRange(range: string, endDay: string): DaySpan {
   }
 }
 
+/** The day a report's data ends on: its fixed end date, or yesterday in the site timezone before its first mail. */
+export function reportEndDay(fixedEndDate: string, now: number, timezone: string): string {
+  if (fixedEndDate && isDay(fixedEndDate)) return fixedEndDate;
+  return ymd(DateTime.fromSeconds(now, { zone: timezone }).minus({ days: 1 }));
+}
+
+/** A block's days: its own range when the override is on, else the report's range, both ending on `endDay`. */
+export function blockSpan(
+  block: { date_range?: string; date_range_enabled?: boolean; fixed_end_date?: string },
+  reportRange: string,
+  endDay: string,
+): DaySpan {
+  if (block.date_range_enabled && block.date_range) return resolveDateRange(block.date_range, block.fixed_end_date || endDay);
+  return resolveDateRange(reportRange, endDay);
+}
+
 /** A readable label such as "1 Dec 2025 – 7 Dec 2025" (or one day). */
 export function spanLabel(span: DaySpan): string {
   const format = (v: string) => day(v).toFormat('d LLL yyyy');

@@ -71,7 +71,7 @@ export function createDashboardRouter(ctx: PluginContext, app: StoryApp): Router
       }
       await enter(req, link);
       return sharePage(res, 200, 'story.ejs', {
-        ...storyView(report, reports, ctx.clock.unix(), ctx.config.timezone),
+        ...storyView(report, reports),
         host: new URL(ctx.config.baseUrl).host,
         token: link.token,
         apiBase: ctx.config.apiBase,

@@ -5,7 +5,6 @@ import type { RestRequest } from '../../../core/http/rest-types';
 import { isoDay } from '../../../core/statistics/dates';
 import { isShareTab } from '../shared/constants';
 import type { ShareLink } from '../types';
-import { blockPeriod } from './period';
 import type { ReportsService } from './report-types';
 import { licensed } from './tabs';
 import { forceView } from './view-state';
@@ -47,7 +46,7 @@ async function reportAccess(request: RestRequest, link: ShareLink, permissions: 
   if (!block) return refuse('This data is not part of the shared report.');
   request.query.filters = block.filters.map((f) => ({ key: f.key, value: f.value }));
   if (!permissions.can_change_date) {
-    const span = blockPeriod(block, report, deps.clock.unix(), deps.timezone);
+    const span = reports.blockPeriod(block, report);
     request.query.date_start = span.start;
     request.query.date_end = span.end;
   }

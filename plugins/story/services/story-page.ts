@@ -1,5 +1,4 @@
 import { storyBlock } from '../shared/blocks';
-import { blockPeriod, reportPeriod, spanLabel } from './period';
 import type { ReportObject, ReportsService } from './report-types';
 
 export interface StoryBlockView {
@@ -24,14 +23,14 @@ export interface StoryView {
 }
 
 /** What the story page shows of a report in its shared-link form: only fields that form carries. */
-export function storyView(report: ReportObject, reports: ReportsService, now: number, timezone: string): StoryView {
+export function storyView(report: ReportObject, reports: ReportsService): StoryView {
   return {
     report: { name: report.name },
-    period: spanLabel(reportPeriod(report, now, timezone)),
+    period: reports.spanLabel(reports.period(report)),
     blocks: report.content.map((block) => {
       const spec = storyBlock(block.id);
-      const span = blockPeriod(block, report, now, timezone);
-      const own = block.date_range_enabled && block.date_range ? spanLabel(span) : '';
+      const span = reports.blockPeriod(block, report);
+      const own = block.date_range_enabled && block.date_range ? reports.spanLabel(span) : '';
       const filters = block.filters.map((f) => `${f.key}: ${f.value}`).join(', ');
       return {
         id: block.id,
