@@ -1,45 +1,55 @@
 import type { AddressInfo } from 'node:net';
 import dns2 from 'dns2';
+import PostalMime, { type Email } from 'postal-mime';
 import { SMTPServer } from 'smtp-server';
 
 export interface ReceivedMail {
   from: string;
+  /** RCPT TO addresses of the SMTP envelope. */
   to: string[];
   /** The message as it went over the wire (headers and MIME body). */
   raw: string;
+  /** The message parsed (subject, html, text, attachments...). */
+  parsed: Email;
 }
 
 export interface TestSmtpServer {
   /** Value for `SVC_SMTP_URL`. */
   url: string;
   received: ReceivedMail[];
-  /** Makes the server refuse the next messages with a 550 for these recipients. */
-  reject(addresses: string[]): void;
+  /** Recipients the server refuses at RCPT TO with a 550 (lowercase addresses). */
+  refuse: Set<string>;
+  /** Forgets what was received. */
+  clear(): void;
   close(): Promise<void>;
 }
 
 /** A real SMTP server on a free local port that keeps what it receives (no TLS, no auth). */
 export async function startSmtpServer(): Promise<TestSmtpServer> {
   const received: ReceivedMail[] = [];
-  const rejected = new Set<string>();
+  const refuse = new Set<string>();
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
     onRcptTo(address, _session, callback) {
-      if (rejected.has(address.address.toLowerCase())) callback(Object.assign(new Error('mailbox unavailable'), { responseCode: 550 }));
+      if (refuse.has(address.address.toLowerCase())) callback(Object.assign(new Error('mailbox unavailable'), { responseCode: 550 }));
       else callback();
     },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
-        received.push({
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-          to: session.envelope.rcptTo.map((r) => r.address),
-          raw: Buffer.concat(chunks).toString('utf8'),
-        });
-        callback();
+        const raw = Buffer.concat(chunks).toString('utf8');
+        PostalMime.parse(raw).then((parsed) => {
+          received.push({
+            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+            to: session.envelope.rcptTo.map((r) => r.address),
+            raw,
+            parsed,
+          });
+          callback();
+        }, callback);
       });
     },
   });
@@ -51,10 +61,14 @@ export async function startSmtpServer(): Promise<TestSmtpServer> {
   return {
     url: `smtp://127.0.0.1:${port}`,
     received,
-    reject: (addresses) => addresses.forEach((a) => rejected.add(a.toLowerCase())),
+    refuse,
+    clear: () => void received.splice(0),
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }
+
+/** RFC 1035 response code for a name that does not exist (missing from the package's types). */
+const NXDOMAIN = 3;
 
 export interface DnsZone {
   mx?: string[];
@@ -70,7 +84,7 @@ export interface TestDnsServer {
   close(): Promise<void>;
 }
 
-/** A real DNS server (UDP, dns2) on a free local port answering from `zones`; unknown names get empty answers. */
+/** A real DNS server (UDP, dns2) on a free local port answering from `zones`; unknown names are NXDOMAIN. */
 export async function startDnsServer(zones: Record<string, DnsZone>): Promise<TestDnsServer> {
   const { Packet } = dns2;
   const queries: string[] = [];
@@ -82,6 +96,7 @@ export async function startDnsServer(zones: Record<string, DnsZone>): Promise<Te
       for (const question of request.questions) {
         queries.push(`${typeName(question.type)} ${question.name}`);
         const zone = zones[question.name.toLowerCase()];
+        if (!zone) response.header.rcode = NXDOMAIN;
         const base = { name: question.name, class: Packet.CLASS.IN, ttl: 60 };
         if (question.type === Packet.TYPE.MX) for (const exchange of zone?.mx ?? []) response.answers.push({ ...base, type: Packet.TYPE.MX, exchange, priority: 10 } as never);
         if (question.type === Packet.TYPE.A) for (const address of zone?.a ?? []) response.answers.push({ ...base, type: Packet.TYPE.A, address } as never);

@@ -55,7 +55,7 @@ describe('mail over SMTP', () => {
   });
 
   it('reports a recipient the server refuses', async () => {
-    smtp.reject(['gone@example.org']);
+    smtp.refuse.add('gone@example.org');
     await expect(tk.kernel.mailer.send({ ...MESSAGE, to: 'gone@example.org' })).rejects.toThrow(/550/);
     const partly = await tk.kernel.mailer.send({ ...MESSAGE, to: ['gone@example.org', 'zoe@example.org'] });
     expect(partly.accepted).toEqual(['zoe@example.org']);

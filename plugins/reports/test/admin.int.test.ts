@@ -96,7 +96,7 @@ describe('reports admin pages', () => {
     const sent = await admin.post(`/svc-admin/reports/${id}/preview`, { form: { _svc_nonce: nonce, recipients: 'qa@example.com' } });
     expect(sent.status).toBe(200);
     expect(sent.text).toMatch(/Test test-2026-03-02-\d+: <strong>sent<\/strong>/);
-    expect(k.smtp.mails.map((m) => m.to)).toEqual([['qa@example.com']]);
+    expect(k.smtp.received.map((m) => m.to)).toEqual([['qa@example.com']]);
     const bad = await admin.post(`/svc-admin/reports/${id}/preview`, { form: { _svc_nonce: nonce, recipients: 'not-an-address' } });
     expect(bad.status).toBe(400);
     expect(bad.text).toContain('recipients[0]: is not a valid e-mail address');

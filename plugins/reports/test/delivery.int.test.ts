@@ -20,7 +20,7 @@ describe('delivery of report queues', () => {
 
     expect(await runDueAt(k, '2026-03-02T09:04:59Z')).toBe(0);
     expect(await runDueAt(k, '2026-03-02T09:05:00Z')).toBe(1);
-    expect(k.smtp.mails).toHaveLength(10);
+    expect(k.smtp.received).toHaveLength(10);
     expect((await reportObject(k, id)).lastSendStatus).toBe('processing');
     expect(await k.tk.kernel.scheduler.pending('svc_send_email_batch')).toMatchObject([{ args: [id, '2026-03-02', 2], runAt: unix('2026-03-02T09:10:00Z') }]);
 
@@ -29,8 +29,8 @@ describe('delivery of report queues', () => {
     expect(await runDueAt(k, '2026-03-02T09:15:00Z')).toBe(1);
     expect(await k.tk.kernel.scheduler.pending('svc_send_email_batch')).toEqual([]);
 
-    expect(k.smtp.mails).toHaveLength(25);
-    expect(k.smtp.mails.map((m) => m.to)).toEqual(recipients.map((r) => [r]));
+    expect(k.smtp.received).toHaveLength(25);
+    expect(k.smtp.received.map((m) => m.to)).toEqual(recipients.map((r) => [r]));
     const [queue] = (await logs(k)).filter((l) => l.report_id === id);
     expect(queue).toMatchObject({ queue_id: '2026-03-02', date: '2026-03-02', test: false, status: 'sending_successful', message: 'Sent to all 25 recipients.' });
     expect(queue.batches.map((b: { batch_id: number; status: string; time: number }) => [b.batch_id, b.status, b.time])).toEqual([
@@ -51,7 +51,7 @@ describe('delivery of report queues', () => {
     ]);
     await k.tk.kernel.hooks.doAction('svc_send_email_batch', id, '2026-03-02', 1);
     expect(await runDueAt(k, '2026-03-02T10:05:00Z')).toBe(1);
-    expect(k.smtp.mails).toHaveLength(3);
+    expect(k.smtp.received).toHaveLength(3);
     expect(await logRows(k, id)).toEqual([
       { queue_id: '2026-03-02', batch_id: null, status: 'sending_successful' },
       { queue_id: '2026-03-02', batch_id: 1, status: 'sending_successful' },
@@ -70,14 +70,14 @@ describe('delivery of report queues', () => {
     expect(queue.message).toBe('Sent to 2 of 3 recipients; 1 failed.');
     expect(queue.batches[0].status).toBe('partly_sent');
     expect(queue.batches[0].message).toContain('ghost@nowhere.invalid (its domain has no MX, A or AAAA record; skipped)');
-    expect(k.smtp.mails.map((m) => m.to[0])).toEqual(['one@example.com', 'two@a-only.test']);
+    expect(k.smtp.received.map((m) => m.to[0])).toEqual(['one@example.com', 'two@a-only.test']);
   });
 
   it('ends as sending_failed when every recipient fails', async () => {
     const id = await createReport(k, { name: 'Failed', recipients: ['a@nowhere.invalid', 'b@missing.test'] });
     const res = await k.action('send-test-report', { id });
     expect(res.body.data.queue).toMatchObject({ status: 'sending_failed', message: 'No e-mail could be delivered (2 of 2 failed).' });
-    expect(k.smtp.mails).toHaveLength(0);
+    expect(k.smtp.received).toHaveLength(0);
   });
 
   it('logs a recipient the mail server refuses as a failure', async () => {
@@ -106,7 +106,7 @@ describe('delivery of report queues', () => {
       { queue_id: queue.queue_id, batch_id: 1, status: 'sending_successful' },
       { queue_id: queue.queue_id, batch_id: 2, status: 'sending_successful' },
     ]);
-    expect(k.smtp.mails).toHaveLength(12);
+    expect(k.smtp.received).toHaveLength(12);
     expect(await k.tk.kernel.scheduler.pending('svc_send_email_batch')).toEqual([]);
     expect((await reportObject(k, id)).fixedEndDate).toBe(before.fixedEndDate);
     // A second test in the same second has the same queue id.
@@ -119,14 +119,14 @@ describe('delivery of report queues', () => {
     const res = await k.action('send-report-now', { id });
     expect(res.status).toBe(200);
     expect(res.body.data.queue).toMatchObject({ queue_id: '2026-03-02', status: 'processing', batches: [{ batch_id: 1, status: 'sending_successful' }] });
-    expect(k.smtp.mails).toHaveLength(10);
+    expect(k.smtp.received).toHaveLength(10);
     expect(await k.tk.kernel.scheduler.pending('svc_send_email_batch')).toMatchObject([{ args: [id, '2026-03-02', 2], runAt: unix('2026-03-02T12:05:00Z') }]);
     expect((await reportObject(k, id)).fixedEndDate).toBe('2026-03-01');
     const again = await k.action('send-report-now', { id });
     expect(again.status).toBe(409);
     expect(again.body.code).toBe('svc_report_queue_exists');
     await runDueAt(k, '2026-03-02T12:05:00Z');
-    expect(k.smtp.mails).toHaveLength(12);
+    expect(k.smtp.received).toHaveLength(12);
     await evaluateAt(k, '2026-03-02T18:00:00Z');
     expect(await queuesOf(k, id)).toEqual(['2026-03-02: sending_successful']);
   });
@@ -134,7 +134,7 @@ describe('delivery of report queues', () => {
   it('sends HTML in UTF-8 with a plain-text part', async () => {
     const id = await createReport(k, { name: 'Überblick – März', recipients: ['owner@example.com'] });
     await k.action('send-test-report', { id });
-    const [mail] = k.smtp.mails;
+    const [mail] = k.smtp.received;
     expect(mail!.parsed.subject).toMatch(/^Überblick – März · 127\.0\.0\.1:\d+ · 23 Feb 2026 – 1 Mar 2026$/);
     expect(mail!.raw).toMatch(/Content-Type: text\/html; charset=utf-8/i);
     expect(mail!.raw).toMatch(/Content-Type: text\/plain; charset=utf-8/i);
@@ -154,13 +154,13 @@ describe('delivery of report queues', () => {
     );
     k.clock.set('2026-03-02T13:30:00Z');
     await k.tk.kernel.hooks.doAction('svc_send_email_batch', id, '2026-03-02', 1);
-    expect(k.smtp.mails).toHaveLength(0);
+    expect(k.smtp.received).toHaveLength(0);
     k.clock.set('2026-03-02T14:06:00Z');
     await k.tk.kernel.hooks.doAction('svc_send_email_batch', id, '2026-03-02', 1);
-    expect(k.smtp.mails).toHaveLength(2);
+    expect(k.smtp.received).toHaveLength(2);
     expect(await queuesOf(k, id)).toEqual(['2026-03-02: sending_successful']);
     expect(await runDueAt(k, '2026-03-02T14:06:00Z')).toBe(1);
-    expect(k.smtp.mails).toHaveLength(2);
+    expect(k.smtp.received).toHaveLength(2);
   });
 });
 

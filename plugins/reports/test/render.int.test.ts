@@ -155,7 +155,7 @@ describe('story mail rendering', () => {
     expect(html).not.toContain('Most visited pages');
     const res = await k.action('send-test-report', { id });
     expect(res.body.data.queue.status).toBe('sending_successful');
-    const [mail] = k.smtp.mails;
+    const [mail] = k.smtp.received;
     expect(mail!.parsed.text).toContain(`View the report: http://127.0.0.1`);
     expect(mail!.parsed.text).toContain(`svc_share_token=${STORY_TOKEN}`);
   });

@@ -3,15 +3,14 @@ import { type TestKernel, createTestKernel } from '../../../../test/helpers/test
 import type { HttpClient, HttpResponse } from '../../../../test/helpers/http-client';
 import type { PluginManifest } from '../../../../core/plugins/manifest';
 import type { TestDatabase } from '../../../../test/helpers/test-db';
-import { type TestDns, startDns } from './dns';
+import { type TestDnsServer, type TestSmtpServer, startDnsServer, startSmtpServer } from '../../../../test/helpers/outside-servers';
 import type { Json } from './json';
-import { type TestSmtp, startSmtp } from './smtp';
 
 export interface ReportsTestKernel {
   tk: TestKernel;
   clock: ManualClock;
-  smtp: TestSmtp;
-  dns: TestDns;
+  smtp: TestSmtpServer;
+  dns: TestDnsServer;
   /** The administrator over HTTP Basic with an application password (no nonce, not bound to the clock). */
   admin: HttpClient;
   /** POST `do_action/report/{action}` as the administrator. */
@@ -20,7 +19,7 @@ export interface ReportsTestKernel {
 }
 
 /** Domains the test DNS answers: example.com has MX, a-only.test only an A record; anything else does not exist. */
-export const ZONES = { 'example.com': { mx: 'mx.example.com' }, 'a-only.test': { a: '192.0.2.1' } };
+export const ZONES = { 'example.com': { mx: ['mx.example.com'] }, 'a-only.test': { a: ['192.0.2.1'] } };
 
 /** A kernel with tracking and reports on the creator license, a real SMTP server and a DNS server the test controls. */
 export async function startReportsKernel(options: {
@@ -28,11 +27,11 @@ export async function startReportsKernel(options: {
   now?: string;
   inline?: PluginManifest[];
   database?: TestDatabase;
-  smtp?: TestSmtp;
-  dns?: TestDns;
+  smtp?: TestSmtpServer;
+  dns?: TestDnsServer;
 } = {}): Promise<ReportsTestKernel> {
-  const smtp = options.smtp ?? (await startSmtp());
-  const dns = options.dns ?? (await startDns(ZONES));
+  const smtp = options.smtp ?? (await startSmtpServer());
+  const dns = options.dns ?? (await startDnsServer(ZONES));
   const clock = new ManualClock(options.now ?? '2026-03-02T08:00:00Z');
   const tk = await createTestKernel({
     plugins: ['tracking', 'reports'],
