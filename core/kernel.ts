@@ -252,6 +252,7 @@ export class Kernel {
       },
       admin: {
         page: (def) => defer(() => this.admin.page(def)),
+        menuItem: (item) => defer(() => this.hooks.addFilter('svc_menu', (menu) => [...menu, item], {}, manifest.name)),
         render: (...args) => this.admin.render(...args),
         serve: (...args) => this.admin.serve(...args),
         url: (p) => this.admin.url(p),

@@ -1,4 +1,5 @@
 import type { Request, Router } from 'express';
+import type { SvcMenuItem } from '../../hooks';
 import type { AbilitiesRegistry } from '../abilities/registry';
 import type { AdminPageDef, AdminService } from '../admin/admin';
 import type { AssetsApi } from '../assets/assets';
@@ -49,6 +50,8 @@ export interface PluginContext {
   /** Pages below `/svc-admin` rendered in the admin layout. */
   readonly admin: {
     page(def: AdminPageDef): void;
+    /** Adds an item to the admin menu (through `svc_menu`). */
+    menuItem(item: SvcMenuItem): void;
     render: AdminService['render'];
     /** Serves an admin page to a request that arrived elsewhere (share links show tabs in place). */
     serve: AdminService['serve'];

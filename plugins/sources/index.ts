@@ -30,10 +30,7 @@ export default definePlugin({
     });
 
     for (const entry of [SCRIPT, STYLE]) ctx.assets.register({ entry });
-    ctx.hooks.addFilter('svc_menu', (menu) => [
-      ...menu,
-      { id: 'sources', title: 'Sources', shareable: true, path: '/svc-admin/sources', capability: 'view_svc_statistics', order: 20 },
-    ]);
+    ctx.admin.menuItem({ id: 'sources', title: 'Sources', shareable: true, path: '/svc-admin/sources', capability: 'view_svc_statistics', order: 20 });
     ctx.admin.page({
       path: '/sources',
       capability: 'view_svc_statistics',

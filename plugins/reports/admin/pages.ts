@@ -73,10 +73,7 @@ export function registerAdminPages(ctx: PluginContext, app: ReportsApp, actions:
     return view('preview.ejs', `Preview of ${report.name}`, { report, html, unavailable, recipients: me, result: extra.result ?? null, error: extra.error ?? '' }, status);
   };
 
-  ctx.hooks.addFilter('svc_menu', (menu) => [
-    ...menu,
-    { id: 'reports', title: 'Reports', shareable: false, path: '/svc-admin/reports', capability: 'manage_options', order: 40 },
-  ]);
+  ctx.admin.menuItem({ id: 'reports', title: 'Reports', shareable: false, path: '/svc-admin/reports', capability: 'manage_options', order: 40 });
 
   ctx.admin.page({
     path: '/reports',

@@ -14,10 +14,7 @@ export const SALES_STYLE = 'plugins/sales/client/sales.entry.css';
 export function registerSalesTab(core: SalesCore, currencies: Currencies): void {
   const { ctx } = core;
   for (const entry of [SALES_SCRIPT, SALES_STYLE]) ctx.assets.register({ entry });
-  ctx.hooks.addFilter('svc_menu', (menu) => [
-    ...menu,
-    { id: 'sales', title: 'Sales', shareable: true, path: '/svc-admin/sales', capability: 'view_sales_svc_statistics', order: 30 },
-  ]);
+  ctx.admin.menuItem({ id: 'sales', title: 'Sales', shareable: true, path: '/svc-admin/sales', capability: 'view_sales_svc_statistics', order: 30 });
   ctx.admin.page({
     path: '/sales',
     capability: 'view_sales_svc_statistics',

@@ -33,10 +33,7 @@ export function registerAdminPages(ctx: PluginContext, app: StoryApp): void {
     },
   });
 
-  ctx.hooks.addFilter('svc_menu', (menu) => [
-    ...menu,
-    { id: 'share', title: 'Share links', shareable: false, path: '/svc-admin/share', capability: 'manage_svc_statistics', order: 45 },
-  ]);
+  ctx.admin.menuItem({ id: 'share', title: 'Share links', shareable: false, path: '/svc-admin/share', capability: 'manage_svc_statistics', order: 45 });
 
   ctx.admin.page({
     path: '/share',

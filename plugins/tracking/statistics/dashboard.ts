@@ -9,10 +9,7 @@ export const GOALS_SCRIPT = 'plugins/tracking/client/goals.entry.ts';
 /** The statistics tab page, its goals page and the menu item (`shareable`, reports §5 rule 8). */
 export function registerDashboard(ctx: PluginContext): void {
   for (const entry of [DASHBOARD_SCRIPT, DASHBOARD_STYLE, GOALS_SCRIPT]) ctx.assets.register({ entry });
-  ctx.hooks.addFilter('svc_menu', (menu) => [
-    ...menu,
-    { id: 'statistics', title: 'Statistics', shareable: true, path: '/svc-admin/statistics', capability: 'view_svc_statistics', order: 10 },
-  ]);
+  ctx.admin.menuItem({ id: 'statistics', title: 'Statistics', shareable: true, path: '/svc-admin/statistics', capability: 'view_svc_statistics', order: 10 });
   ctx.admin.page({
     path: '/statistics',
     capability: 'view_svc_statistics',
