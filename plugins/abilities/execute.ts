@@ -15,12 +15,6 @@ const TABLES: Readonly<Record<string, { id: string; type: string }>> = {
 const LIMIT = { min: 1, max: 500 };
 const GROUP_ALIASES: Readonly<Record<string, string>> = { utm_source: 'source' };
 
-/** Requested metrics on the allow-list, else the defaults on it (the datatable refuses an empty list with svc_abilities_invalid_metrics). */
-function metricsOf(requested: readonly string[], ability: StatisticsAbility, allowed: readonly string[]): string[] {
-  const kept = [...new Set(requested)].filter((m) => allowed.includes(m));
-  return kept.length ? kept : ability.defaultMetrics.filter((m) => allowed.includes(m));
-}
-
 function groupsOf(requested: readonly string[], ability: StatisticsAbility): string[] {
   const groups = [...new Set(requested.map((g) => GROUP_ALIASES[g] ?? g))];
   return groups.length ? groups : [...ability.defaultGroupBy];
@@ -60,12 +54,12 @@ export function datatableExecutor({ sales, limits, timezone, logger }: ExecutorD
   return async (ability, input, principal) => {
     await limits.consume(ability.slug, principal.user!.id);
     const table = TABLES[ability.name]!;
-    const metrics = metricsOf(input.metrics, ability, sales.datatables()[table.id] ?? []);
     const groupBy = groupsOf(input.group_by, ability);
-    let rows: Array<Record<string, unknown>>;
+    let run: Awaited<ReturnType<SalesService['datatable']>>;
     try {
-      rows = await sales.datatable(table.id, {
-        query: { ...queryOf(input, table, timezone), metrics, group_by: groupBy },
+      // The sales service keeps the requested metrics on the allow-list, else the defaults (§4.5).
+      run = await sales.datatable(table.id, {
+        query: { ...queryOf(input, table, timezone), metrics: [...new Set(input.metrics)], group_by: groupBy },
         defaultMetrics: ability.defaultMetrics,
       });
     } catch (err) {
@@ -73,6 +67,6 @@ export function datatableExecutor({ sales, limits, timezone, logger }: ExecutorD
       logger.error({ err, ability: ability.name }, `ability ${ability.name} failed: ${describeError(err)}`);
       throw new SvcError('svc_abilities_execution_failed', 'The statistics could not be read; the problem has been logged.', 500);
     }
-    return { type: 'datatable', dimensions: columns(groupBy), metrics: columns(metrics), rows, row_count: rows.length };
+    return { type: 'datatable', dimensions: columns(groupBy), metrics: columns(run.metrics), rows: run.rows, row_count: run.rows.length };
   };
 }

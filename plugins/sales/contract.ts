@@ -66,14 +66,18 @@ export interface DatatableInput {
   defaultMetrics?: readonly string[];
 }
 
+export interface DatatableRun {
+  rows: Array<Record<string, unknown>>;
+  /** The metrics the rows carry: the requested ones on the allow-list, else the defaults on it. */
+  metrics: string[];
+}
+
 export interface SalesService {
   /** Validates and stores events exactly as the ingestion route does. */
   ingest(events: readonly unknown[], options: IngestOptions): Promise<IngestResult>;
   registerIntegration(integration: SubscriptionIntegration): void;
-  /** Runs `sales_products` or `subscription_products` as the REST route does. */
-  datatable(id: string, input: DatatableInput): Promise<Array<Record<string, unknown>>>;
-  /** Datatable ids and their metric allow-lists. */
-  datatables(): Record<string, readonly string[]>;
+  /** Runs `sales_products` or `subscription_products` as the REST route does; answers the rows and the metrics it ran. */
+  datatable(id: string, input: DatatableInput): Promise<DatatableRun>;
 }
 
 declare module '../../core/plugins/services' {

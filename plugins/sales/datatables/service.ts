@@ -37,9 +37,8 @@ function splitType(raw: unknown): { rest: unknown; type: string | null } {
  * the defaults ∩ allow-list, else `svc_abilities_invalid_metrics`) and the
  * `type` filter (`purchase` / `subscription`) they append.
  */
-export function datatableService(ctx: PluginContext): Pick<SalesService, 'datatable' | 'datatables'> {
+export function datatableService(ctx: PluginContext): Pick<SalesService, 'datatable'> {
   return {
-    datatables: () => ({ ...DATATABLE_METRICS }),
     async datatable(id: string, input: DatatableInput) {
       const allowed = Object.prototype.hasOwnProperty.call(DATATABLE_METRICS, id) ? DATATABLE_METRICS[id]! : null;
       if (!allowed) throw new SvcError('svc_abilities_unknown_datatable', 'Unknown datatable endpoint.', 404);
@@ -47,8 +46,9 @@ export function datatableService(ctx: PluginContext): Pick<SalesService, 'datata
       const metrics = requested.length ? requested : (input.defaultMetrics ?? allowed).filter((m) => allowed.includes(m));
       if (metrics.length === 0) throw new SvcError('svc_abilities_invalid_metrics', 'None of the requested or default metrics is valid for this datatable.', 400);
       const { rest, type } = splitType(input.query.filters);
-      if (type !== null && type !== TABLE_TYPE[id]) return [];
-      return ctx.statistics.runTable(id, { ...input.query, metrics, filters: rest }, { queryId: `datatable_${id}` }, BASE);
+      if (type !== null && type !== TABLE_TYPE[id]) return { rows: [], metrics };
+      const rows = await ctx.statistics.runTable(id, { ...input.query, metrics, filters: rest }, { queryId: `datatable_${id}` }, BASE);
+      return { rows, metrics };
     },
   };
 }
