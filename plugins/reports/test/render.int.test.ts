@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { type ReportsTestKernel, startReportsKernel } from './support/reports-kernel';
 import { createReport } from './support/helpers';
-import { STORY_TOKEN, storyStub } from './support/story-stub';
 import { insertVisits } from './support/traffic';
 
 const OUT = path.resolve(__dirname, '..', '..', '..', 'test-output');
@@ -24,7 +23,7 @@ describe('report mail rendering', () => {
   let k: ReportsTestKernel;
   beforeAll(async () => {
     fs.mkdirSync(OUT, { recursive: true });
-    k = await startReportsKernel({ now: '2026-03-02T08:30:00Z', inline: [storyStub] });
+    k = await startReportsKernel({ now: '2026-03-02T08:30:00Z' });
     // Last week (23 February to 1 March 2026) and the week before it.
     await insertVisits(k.tk.kernel.db, 'UTC', [
       { at: '2026-02-23T10:00', url: '/', referrer: 'https://www.google.com/' },
@@ -141,7 +140,7 @@ describe('story mail rendering', () => {
   let k: ReportsTestKernel;
   beforeAll(async () => {
     fs.mkdirSync(OUT, { recursive: true });
-    k = await startReportsKernel({ now: '2026-03-02T08:30:00Z', inline: [storyStub] });
+    k = await startReportsKernel({ now: '2026-03-02T08:30:00Z', plugins: ['story'] });
   });
   afterAll(() => k.close());
 
@@ -151,12 +150,16 @@ describe('story mail rendering', () => {
     fs.writeFileSync(path.join(OUT, 'reports-story.html'), html);
     expect(html).not.toContain('<script>alert(1)</script>');
     expect(html).toContain('Story &lt;script&gt;alert(1)&lt;/script&gt;');
-    expect(html).toMatch(new RegExp(`<a href="http://127\\.0\\.0\\.1:\\d+/svc-dashboard/story/\\?svc_share_token=${STORY_TOKEN}&amp;report=${id}"[^>]*>View the report</a>`));
+    const link = /<a href="(http:\/\/127\.0\.0\.1:\d+\/svc-dashboard\/story\/\?svc_share_token=([a-f0-9]{32}))"[^>]*>View the report<\/a>/.exec(html);
+    expect(link).not.toBeNull();
+    const token = link![2]!;
+    const links = await k.admin.post(`${k.tk.api}/do_action/list_share_links`, { json: {} });
+    expect(links.body.share_links).toContainEqual(expect.objectContaining({ token, report_id: id, url: link![1] }));
     expect(html).not.toContain('Most visited pages');
     const res = await k.action('send-test-report', { id });
     expect(res.body.data.queue.status).toBe('sending_successful');
     const [mail] = k.smtp.received;
     expect(mail!.parsed.text).toContain(`View the report: http://127.0.0.1`);
-    expect(mail!.parsed.text).toContain(`svc_share_token=${STORY_TOKEN}`);
+    expect(mail!.parsed.text).toContain(`svc_share_token=${token}`);
   });
 });

@@ -26,6 +26,8 @@ export async function startReportsKernel(options: {
   timezone?: string;
   now?: string;
   inline?: PluginManifest[];
+  /** Built-in plugins loaded besides tracking and reports (e.g. story). */
+  plugins?: string[];
   database?: TestDatabase;
   smtp?: TestSmtpServer;
   dns?: TestDnsServer;
@@ -34,7 +36,7 @@ export async function startReportsKernel(options: {
   const dns = options.dns ?? (await startDnsServer(ZONES));
   const clock = new ManualClock(options.now ?? '2026-03-02T08:00:00Z');
   const tk = await createTestKernel({
-    plugins: ['tracking', 'reports'],
+    plugins: ['tracking', 'reports', ...(options.plugins ?? [])],
     inline: options.inline,
     clock,
     database: options.database,
@@ -46,7 +48,7 @@ export async function startReportsKernel(options: {
       SVC_ADMIN_EMAIL: 'admin@example.com',
     },
   });
-  for (const name of ['tracking', 'reports']) {
+  for (const name of ['tracking', 'reports', ...(options.plugins ?? [])]) {
     if (!tk.kernel.isLoaded(name)) {
       const reason = tk.kernel.plugins.find((p) => p.name === name)?.reason;
       await tk.close();
