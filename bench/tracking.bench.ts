@@ -27,12 +27,11 @@ const AGENTS = [
   'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36',
 ];
 /**
- * Node flags of both servers. V8 sizes its heap from the machine's memory and
- * lets garbage pile up to it, so a limit, as a production deployment sets
- * one, keeps RSS near the live heap. SVC_BENCH_NODE_ARGS replaces them
- * (e.g. with --cpu-prof for diagnosis).
+ * Node flags of both servers: the heap limit `npm start` sets by default
+ * (SVC_MAX_HEAP_MB). SVC_BENCH_NODE_ARGS replaces them (e.g. with --cpu-prof
+ * for diagnosis).
  */
-const SERVER_NODE_ARGS = process.env.SVC_BENCH_NODE_ARGS ?? '--max-old-space-size=160';
+const SERVER_NODE_ARGS = process.env.SVC_BENCH_NODE_ARGS ?? '--max-old-space-size=256';
 /** SVC_BENCH_RUNS narrows the runs, e.g. `mysql:rest,sqlite:beacon`. */
 const ONLY = (process.env.SVC_BENCH_RUNS ?? '').split(',').filter(Boolean);
 const REFERRERS = ['', '', '', 'https://www.google.com/', 'https://news.ycombinator.com/', 'https://duckduckgo.com/'];
