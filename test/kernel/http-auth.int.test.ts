@@ -77,7 +77,7 @@ describe('kernel HTTP and auth', () => {
     const ok = await basic.post(`${tk.api}/probe/echo`, { json: { a: 1 } });
     expect(ok.status).toBe(200);
     expect(ok.body).toEqual({ echo: { a: 1 } });
-    const wrong = await tk.client().withBasic('admin', 'xxxx xxxx xxxx xxxx xxxx xxxx').get(`${tk.api}/probe/view`);
+    const wrong = await tk.client().withBasic('admin', 'abcd efgh ijkl mnop qrst uvwz').get(`${tk.api}/probe/view`);
     expect(wrong.status).toBe(401);
     expect(wrong.body.code).toBe('svc_invalid_app_password');
     await tk.kernel.appPasswords.revoke(admin.id, created.uuid);
