@@ -33,7 +33,8 @@ function nonceOf(req: Request): unknown {
  * callers, then `svc_rest_pre_dispatch`, all on the route that actually runs.
  */
 export class RestRouter {
-  readonly router: Router = Router();
+  /** Case-sensitive: documented path segments are lowercase (`[a-z_-]+`), `/Sales` is another path. */
+  readonly router: Router = Router({ caseSensitive: true });
   private readonly routes: RestRouteInfo[] = [];
 
   constructor(

@@ -10,7 +10,6 @@ import { tapDemo } from './demo/register';
 import { salesMigrations } from './migrations';
 import { registerActionRoute } from './routes/actions';
 import { registerIngestRoute } from './routes/ingest';
-import { guardSegments } from './routes/segments';
 import './contract';
 
 /** Business tier: ecommerce ingestion and analytics, subscriptions and their backfill (ecommerce.md). */
@@ -36,7 +35,6 @@ export default definePlugin({
     tapDemo(core);
     registerIngestRoute(core);
     registerActionRoute(core);
-    guardSegments(core);
     registerSalesCommand(core);
   },
 });
