@@ -10,21 +10,8 @@ export interface VisitorState {
   last: SvcStatistic | null;
 }
 
-interface Row {
-  s_id: number;
-  s_uid: string;
-  s_last_time: number;
-  ID: number | null;
-  page_url: string;
-  parameters: string;
-  fragment: string;
-  page_id: number;
-  page_type: string;
-  time: number;
-  uid: string;
-  time_on_page: number;
-  session_id: number;
-}
+/** The visitor's latest session joined with its last pageview (null columns when it has none). */
+type Row = { s_id: number; s_uid: string; s_last_time: number; ID: number | null } & Required<Omit<SvcStatistic, 'ID' | 'search_term'>>;
 
 const EMPTY: VisitorState = Object.freeze({ session: null, last: null });
 

@@ -1,3 +1,5 @@
+import type { SvcTrackingOptions } from '../../../../hooks';
+
 /** A client-side goal of `svc.goals.active` (clicks on, or views of, elements matching `selector`). */
 export interface SvcGoal {
   ID: number;
@@ -8,37 +10,9 @@ export interface SvcGoal {
 }
 
 /** The `svc` global of tracking.md §2.6, written by the embed snippet before the tracker runs. */
-export interface SvcGlobal {
-  tracking: { isInitialHit: boolean; lastUpdateTimestamp: number; beacon_url: string; ajaxUrl: string };
-  options: {
-    privacy_level: string;
-    cookieless: number;
-    pageUrl: string;
-    beacon_enabled: number;
-    do_not_track: number;
-    enable_turbo_mode: number;
-    track_url_change: number;
-    track_external_links: number;
-    cookie_retention_days: number;
-    page_id: number;
-    debug: number;
-    should_load_ecommerce?: unknown;
-  };
-  goals: { completed: number[]; scriptUrl: string; active: SvcGoal[] };
-  cache: {
-    uid: string | null;
-    fingerprint: string | null;
-    isUserAgent: boolean | null;
-    isDoNotTrack: boolean | null;
-    useCookies: boolean | null;
-  };
-}
-
-/** The visitor ids a hit carries; `false` when the mode does not use one. */
-export interface Ids {
-  uid: string | false;
-  fingerprint: string | false;
-}
+export type SvcGlobal = Pick<SvcTrackingOptions, 'tracking' | 'options' | 'cache'> & {
+  goals: Omit<SvcTrackingOptions['goals'], 'active'> & { active: SvcGoal[] };
+};
 
 declare global {
   interface Window {
