@@ -29,5 +29,5 @@ describe('svc demo with the sales plugin', () => {
     expect(values[4]).toBeGreaterThan(0);
     const subs = (await admin.get(`${tk.api}/data/ecommerce/subscriptions`, { query: { date_start: '2025-06-01', date_end: '2025-06-30' } })).body.data;
     expect(subs.monthly_recurring_revenue.current.mrr).toBeGreaterThan(0);
-  });
+  }, 90_000); // a month of demo traffic through the real pipeline: seconds alone, far more beside a full parallel run
 });
