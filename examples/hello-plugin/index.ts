@@ -14,8 +14,8 @@ const VIEW = path.join(__dirname, 'views', 'hello.ejs');
 const cleanName = (raw: unknown) => (typeof raw === 'string' ? raw.trim().slice(0, 60) : '');
 
 /**
- * An example third-party plugin: it declares its own filter, taps the kernel's
- * `svc_menu` filter, and adds a REST route, an admin page and a CLI command.
+ * An example third-party plugin: it declares its own filter and adds a menu
+ * item, a REST route, an admin page and a CLI command.
  * Load it with `SVC_PLUGIN_PATHS=dist/examples/hello-plugin`.
  */
 export default definePlugin({
@@ -25,10 +25,7 @@ export default definePlugin({
     ctx.hooks.declareFilter('hello_greeting', ['greeting', 'name']);
     const greet = (name: string) => ctx.hooks.applyFilters('hello_greeting', `Hello, ${name}!`, name);
 
-    ctx.hooks.addFilter('svc_menu', (menu) => [
-      ...menu,
-      { id: 'hello', title: 'Hello', shareable: false, path: '/svc-admin/hello', capability: 'view_svc_statistics', order: 70 },
-    ]);
+    ctx.admin.menuItem({ id: 'hello', title: 'Hello', shareable: false, path: '/svc-admin/hello', capability: 'view_svc_statistics', order: 70 });
 
     ctx.rest.route({
       method: 'GET',
