@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import http from 'node:http';
 import path from 'node:path';
 import { AbilitiesRegistry } from './abilities/registry';
@@ -24,6 +23,7 @@ import { runMigrations } from './db/migrator';
 import { HookRegistry } from './hooks/registry';
 import { HttpApp } from './http/app';
 import { FastPostRoutes } from './http/fast-post';
+import { type ListeningAddress, describeListening } from './http/listen-address';
 import { requestContext } from './http/request-context';
 import { RestRouter } from './http/rest-router';
 import { type SvcLogger, createLogger } from './logger';
@@ -173,8 +173,8 @@ export class Kernel {
     return this.pluginStatuses.some((p) => p.name === name && p.state === 'loaded');
   }
 
-  /** Serves HTTP on `port` (default `PORT`) and starts the scheduler; resolves to the base URL actually bound. */
-  async listen(port = this.config.port, host?: string): Promise<string> {
+  /** Serves HTTP on `port` and `host` (default `PORT` and `HOST`) and starts the scheduler; resolves to the base URL actually bound. */
+  async listen(port = this.config.port, host = this.config.host ?? undefined): Promise<string> {
     const app = this.http.app;
     const fast = this.fastPost;
     const server = http.createServer((req, res) => {
@@ -187,8 +187,13 @@ export class Kernel {
     });
     this.server = server;
     this.scheduler.start();
-    const address = server.address() as AddressInfo;
-    return `http://${host ?? '127.0.0.1'}:${address.port}${this.config.basePath}`;
+    return this.listening()!.url;
+  }
+
+  /** Where the server listens, once `listen` has run. */
+  listening(): ListeningAddress | null {
+    const address = this.server?.address();
+    return address && typeof address === 'object' ? describeListening(address, this.config.basePath) : null;
   }
 
   onStop(fn: () => void | Promise<void>): void {

@@ -1,4 +1,5 @@
 import { loadConfig } from '../config';
+import { applyEnvFiles } from '../env-file';
 import { SvcError, describeError } from '../errors';
 import { UsageError } from './args';
 import type { CliIO } from './command';
@@ -16,7 +17,7 @@ export { UsageError } from './args';
 const CORE_COMMANDS: readonly CoreCommand[] = [migrateCommand, userCommand, appPasswordCommand, cronCommand, optionCommand, actionCommand];
 
 export interface MainOptions extends Partial<OutputStreams> {
-  /** The server's environment; `process.env` by default. */
+  /** The server's environment; by default `process.env`, filled from the `.env` files as the server does. */
   env?: NodeJS.ProcessEnv;
 }
 
@@ -73,6 +74,13 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
   const env = options.env ?? process.env;
   const io = createIO({ stdout: options.stdout ?? process.stdout, stderr: options.stderr ?? process.stderr });
   const [name, ...args] = argv;
+  if (!options.env) {
+    try {
+      applyEnvFiles(env);
+    } catch (err) {
+      return fail(err, io, 'svc help', false);
+    }
+  }
   if (name === undefined || name === 'help' || name === '--help' || name === '-h') return help(env, io);
   const core = CORE_COMMANDS.find((c) => c.name === name);
   const usage = core ? synopsis(core) : 'svc help';
