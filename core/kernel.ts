@@ -9,6 +9,7 @@ import { AdminService } from './admin/admin';
 import { AssetService } from './assets/assets';
 import type { CliCommand } from './cli/command';
 import { registerLoginPages } from './admin/login-pages';
+import { Accounts } from './auth/accounts';
 import { ApplicationPasswords } from './auth/app-passwords';
 import { LoginLimiter } from './auth/login-limiter';
 import { Nonces } from './auth/nonces';
@@ -78,6 +79,8 @@ export class Kernel {
   readonly statistics: StatisticsService;
   /** Browser code bundled with esbuild. */
   readonly assets: AssetService;
+  /** Account changes that also end sign-ins and application passwords. */
+  readonly accounts: Accounts;
 
   private constructor(
     readonly config: SvcConfig,
@@ -104,6 +107,7 @@ export class Kernel {
     this.fastPost = new FastPostRoutes(config, logger);
     this.statistics = new StatisticsService({ db, clock, logger, hooks, settings, timezone: config.timezone });
     this.assets = new AssetService(config.basePath, logger.child({ service: 'assets' }));
+    this.accounts = new Accounts(users, appPasswords, sessions);
   }
 
   static async boot(opts: KernelOptions = {}): Promise<Kernel> {
@@ -223,8 +227,9 @@ export class Kernel {
 
   private async setUp(opts: KernelOptions): Promise<void> {
     registerTrackingSettings(this.settings);
-    registerLoginPages(this.admin, this.passport, await LoginLimiter.create(this.db));
-    registerCore(this);
+    const limiter = await LoginLimiter.create(this.db);
+    registerLoginPages(this.admin, this.passport, limiter);
+    registerCore(this, limiter);
     await ensureFirstAdmin(this.users, this.config, this.logger, opts.announce ?? ((line) => process.stdout.write(`${line}\n`)));
     const selection = selectPlugins(this.config, opts.plugins ?? []);
     await loadPlugins(selection, {

@@ -57,6 +57,8 @@ const escapeHtml = (value: unknown) =>
 export class AdminService {
   readonly router: Router = Router();
   private readonly pages = Router();
+  /** URL of the script every admin page loads (set once the kernel's assets exist). */
+  layoutScript: () => Promise<string> = async () => '';
 
   constructor(private readonly deps: AdminDeps) {
     this.router.use(express.urlencoded({ extended: false, limit: '256kb' }));
@@ -144,7 +146,8 @@ export class AdminService {
     const body = await ejs.renderFile(view, { ...shared, ...data }, { async: true });
     const menu = principal.user ? await this.menu(principal) : [];
     const originNotice = (await this.deps.users.can(principal.user, 'manage_options')) ? originNoticeOnce(req, res, this.deps.config) : null;
-    const html = await ejs.renderFile(path.join(VIEWS_DIR, 'layout.ejs'), { ...shared, body, menu, originNotice }, { async: true });
+    const script = await this.layoutScript();
+    const html = await ejs.renderFile(path.join(VIEWS_DIR, 'layout.ejs'), { ...shared, body, menu, originNotice, script }, { async: true });
     res.status(status).type('html').send(html);
   }
 
