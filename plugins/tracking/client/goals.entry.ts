@@ -1,5 +1,5 @@
 import { createApi } from '../../../core/assets/client/api';
-import { clear, el, notice } from '../../../core/assets/client/dom';
+import { clear, el, notice, tableBox } from '../../../core/assets/client/dom';
 
 interface Goal {
   ID: number;
@@ -37,10 +37,11 @@ function start(root: HTMLElement): void {
         remove.addEventListener('click', () => {
           if (confirm(`Delete the goal "${g.title}"? Its recorded conversions are kept.`)) void act(() => api.send('DELETE', `/goals/${g.ID}`));
         });
-        return el('tr', {}, el('td', {}, g.title), el('td', {}, TYPES[g.type] ?? g.type), el('td', {}, target(g)), el('td', {}, g.status), el('td', {}, el('span', { class: 'goal-actions' }, toggle, remove)));
+        const cell = (label: string, ...content: Array<Node | string>) => el('td', { 'data-label': label }, ...content);
+        return el('tr', {}, cell('Title', g.title), cell('Type', TYPES[g.type] ?? g.type), cell('Target', el('span', { class: 'truncate', title: target(g) }, target(g))), cell('Status', g.status), el('td', {}, el('span', { class: 'goal-actions' }, toggle, remove)));
       });
       const head = el('tr', {}, ...['Title', 'Type', 'Target', 'Status', ''].map((h) => el('th', { scope: 'col' }, h)));
-      clear(list, el('table', {}, el('thead', {}, head), el('tbody', {}, ...rows)));
+      clear(list, tableBox(head, rows, 'stack'));
     } catch (err) {
       clear(list, notice('error', err instanceof Error ? err.message : 'Loading the goals failed.'));
     }
