@@ -22,6 +22,7 @@ export function tapDemo(core: SalesCore): void {
   ctx.hooks.addFilter('svc_demo_removal', async (report) => {
     const removed = await removeDemoShop(ctx.db, core.timezone);
     await core.integrations.forget(DEMO_SOURCE);
-    return [...report, `Removed the demo shop: ${removed.orders} orders, ${removed.subscriptions} subscriptions and ${removed.events} visitor events.`];
+    const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+    return [...report, `Removed the demo shop: ${count(removed.orders, 'order')}, ${count(removed.subscriptions, 'subscription')} and ${count(removed.events, 'visitor event')}.`];
   });
 }

@@ -43,8 +43,9 @@ async function demoGoals(goals: GoalStore, marks: DemoMarks): Promise<{ pricing:
 /** `svc demo --remove`: the marked demo rows of every plugin go, and the days they were on are folded again. */
 async function removeDemo(ctx: PluginContext, marks: DemoMarks, io: CliIO): Promise<number> {
   const removal = await marks.remove((done, total) => io.progress(done, total, 'demo sessions removed'));
+  const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
   const report = await ctx.hooks.applyFilters('svc_demo_removal', [
-    `Removed ${removal.sessions} demo sessions with ${removal.pageviews} page views${removal.goals ? ` and ${removal.goals} demo goals` : ''}.`,
+    `Removed ${count(removal.sessions, 'demo session')} with ${count(removal.pageviews, 'page view')}${removal.goals ? ` and ${count(removal.goals, 'demo goal')}` : ''}.`,
   ]);
   if (removal.span) {
     const days = await ctx.statistics.refold(removal.span.from, removal.span.to, (done, total) => io.progress(done, total, 'days folded again'));

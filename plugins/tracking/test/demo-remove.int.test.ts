@@ -86,7 +86,7 @@ describe('svc demo --remove', () => {
 
     const out = io();
     expect(await tk.kernel.commands.get('demo')!.run(['--remove'], out)).toBe(0);
-    expect(out.lines[0]).toMatch(/^Removed \d+ demo sessions with \d+ page views and 1 demo goals\.$/);
+    expect(out.lines[0]).toMatch(/^Removed \d+ demo sessions with \d+ page views and 1 demo goal\.$/);
     expect(out.lines[1]).toMatch(/^Removed the demo shop: \d+ orders, \d+ subscriptions and \d+ visitor events\.$/);
     expect(out.lines[2]).toMatch(/^Folded the statistics of \d+ days again\.$/);
 
