@@ -37,3 +37,9 @@ export function ensureBuilt(): void {
     fs.rmdirSync(LOCK);
   }
 }
+
+/** The test process's environment without any setting of svc (SVC_*, PORT, HOST), so that only what a test passes counts; `extra` on top. */
+export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const own = (name: string) => name.startsWith('SVC_') || name === 'PORT' || name === 'HOST';
+  return { ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !own(name))), ...extra };
+}

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DIST, ROOT, SVC_BIN, ensureBuilt } from '../helpers/dist';
+import { DIST, ROOT, SVC_BIN, cleanEnv, ensureBuilt } from '../helpers/dist';
 import { type TestDatabase, createTestDatabase } from '../helpers/test-db';
 import { type TestKernel, createTestKernel } from '../helpers/test-kernel';
 
@@ -15,11 +15,6 @@ interface Run {
 const NOTES_PLUGIN = path.join(__dirname, 'fixtures', 'notes-plugin.js');
 /** util-linux `script`, which gives a command a terminal. */
 const SCRIPT = '/usr/bin/script';
-
-/** The environment of the test process without any SVC_* setting, so only what a test passes counts. */
-function cleanEnv(): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SVC_') && k !== 'PORT'));
-}
 
 function run(script: string, args: string[], env: Record<string, string>, input = ''): Promise<Run> {
   return new Promise((resolve, reject) => {

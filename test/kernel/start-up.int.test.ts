@@ -3,15 +3,9 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { DIST, SVC_BIN, ensureBuilt } from '../helpers/dist';
+import { DIST, SVC_BIN, cleanEnv, ensureBuilt } from '../helpers/dist';
 import { type TestDatabase, createTestDatabase } from '../helpers/test-db';
 import { freePort } from '../helpers/test-kernel';
-
-/** The test process's environment without any setting of svc, so only what a test passes or writes counts. */
-function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const own = (k: string) => k.startsWith('SVC_') || k === 'PORT' || k === 'HOST';
-  return { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !own(k))), ...extra };
-}
 
 function svc(cwd: string, env: Record<string, string>, ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {

@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ManualClock } from '../../../core/clock';
-import { describeBrowser, launchBrowser } from '../../../test/helpers/browser';
+import { describeBrowser, launchBrowser, signedInPage } from '../../../test/helpers/browser';
 import { type TestKernel, createTestKernel } from '../../../test/helpers/test-kernel';
 
 const STEP = 15_000;
@@ -18,13 +18,7 @@ describeBrowser('the share links form does nothing by accident', () => {
     tk = await createTestKernel({ plugins: ['tracking', 'sources', 'reports', 'story'], env: { SVC_LICENSE: 'creator' }, clock: new ManualClock(Date.now()) });
     expect(await tk.kernel.commands.get('demo')!.run(['--days', '7', '--visitors', '10', '--seed', '4'], quiet)).toBe(0);
     browser = await launchBrowser();
-    context = await browser.newContext({ baseURL: tk.url, viewport: { width: 1280, height: 900 } });
-    context.setDefaultTimeout(STEP);
-    page = await context.newPage();
-    await page.goto('/svc-admin/login');
-    await page.getByLabel('User name').fill(tk.admin.login);
-    await page.getByLabel('Password').fill(tk.admin.password);
-    await Promise.all([page.waitForURL('**/svc-admin/statistics**'), page.getByRole('button', { name: 'Sign in' }).click()]);
+    ({ context, page } = await signedInPage(browser, tk.url, tk.admin, { timeout: STEP }));
   }, 90_000);
   afterAll(async () => {
     await context?.close().catch(() => undefined);

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ManualClock } from '../../../core/clock';
-import { PHONE, describeBrowser, launchBrowser } from '../../../test/helpers/browser';
+import { PHONE, describeBrowser, launchBrowser, signedInPage } from '../../../test/helpers/browser';
 import { type TestKernel, createTestKernel } from '../../../test/helpers/test-kernel';
 import { CHROME, GOOGLEBOT, pageview, setOptions, track } from './helpers';
 
@@ -21,15 +21,9 @@ describeBrowser('a new site waits for its first pageview on the statistics tab',
     fs.mkdirSync(SHOTS, { recursive: true });
     tk = await createTestKernel({ plugins: ['tracking'], clock: new ManualClock(Date.now()) });
     browser = await launchBrowser();
-    context = await browser.newContext({ baseURL: tk.url, viewport: { width: 1366, height: 900 } });
+    ({ context, page } = await signedInPage(browser, tk.url, tk.admin, { viewport: { width: 1366, height: 900 }, timeout: STEP }));
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: tk.url });
-    context.setDefaultTimeout(STEP);
-    page = await context.newPage();
     page.on('pageerror', (e) => problems.push(e.message));
-    await page.goto('/svc-admin/login');
-    await page.getByLabel('User name').fill(tk.admin.login);
-    await page.getByLabel('Password').fill(tk.admin.password);
-    await Promise.all([page.waitForURL('**/svc-admin/statistics**'), page.getByRole('button', { name: 'Sign in' }).click()]);
   }, 60_000);
   afterAll(async () => {
     await context?.close().catch(() => undefined);

@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { describeBrowser, launchBrowser } from '../../../../test/helpers/browser';
+import { describeBrowser, launchBrowser, signedInPage } from '../../../../test/helpers/browser';
 import { type TestKernel, createTestKernel } from '../../../../test/helpers/test-kernel';
 
 const STEP = 15_000;
@@ -14,13 +14,7 @@ describeBrowser('the custom period of a dashboard', () => {
   beforeAll(async () => {
     tk = await createTestKernel({ plugins: ['tracking'] });
     browser = await launchBrowser();
-    context = await browser.newContext({ baseURL: tk.url, viewport: { width: 1280, height: 900 } });
-    context.setDefaultTimeout(STEP);
-    page = await context.newPage();
-    await page.goto('/svc-admin/login');
-    await page.getByLabel('User name').fill(tk.admin.login);
-    await page.getByLabel('Password').fill(tk.admin.password);
-    await Promise.all([page.waitForURL('**/svc-admin/statistics**'), page.getByRole('button', { name: 'Sign in' }).click()]);
+    ({ context, page } = await signedInPage(browser, tk.url, tk.admin, { timeout: STEP }));
   }, 60_000);
   afterAll(async () => {
     await context?.close().catch(() => undefined);
