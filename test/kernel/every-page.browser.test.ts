@@ -34,6 +34,8 @@ function measure(page: Page): Promise<Layout> {
       if (cell.getClientRects().length === 0) continue;
       const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
       for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        // Text inside a closed <details> or otherwise not shown has no lines to break.
+        if (!node.parentElement?.checkVisibility()) continue;
         for (const word of (node.textContent ?? '').matchAll(/\S+/g)) {
           const range = document.createRange();
           range.setStart(node, word.index);
