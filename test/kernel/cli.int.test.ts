@@ -2,32 +2,15 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DIST, ROOT, SVC_BIN, cleanEnv, ensureBuilt } from '../helpers/dist';
+import { DIST, ROOT, SVC_BIN, type ScriptRun, cleanEnv, ensureBuilt, runScript } from '../helpers/dist';
 import { type TestDatabase, createTestDatabase } from '../helpers/test-db';
 import { type TestKernel, createTestKernel } from '../helpers/test-kernel';
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 const NOTES_PLUGIN = path.join(__dirname, 'fixtures', 'notes-plugin.js');
 /** util-linux `script`, which gives a command a terminal. */
 const SCRIPT = '/usr/bin/script';
 
-function run(script: string, args: string[], env: Record<string, string>, input = ''): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, ...args], { cwd: ROOT, env: { ...cleanEnv(), ...env }, timeout: 60_000 });
-    child.stdin.end(input);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c) => (stdout += String(c)));
-    child.stderr.on('data', (c) => (stderr += String(c)));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const run = (script: string, args: string[], env: Record<string, string>, input = ''): Promise<ScriptRun> => runScript(script, args, { env, input });
 
 const lines = (text: string) => text.split('\n').filter(Boolean);
 
@@ -240,7 +223,7 @@ describe('svc CLI (bin/svc.js)', () => {
 
   describe('operator errors: one line, exit code 1, no stack trace', () => {
     const unreachable = 'mysql://svc:s3cret@127.0.0.1:1/svc';
-    const expectOneLine = (res: Run, pattern: RegExp) => {
+    const expectOneLine = (res: ScriptRun, pattern: RegExp) => {
       expect(res.code).toBe(1);
       expect(lines(res.stderr)).toHaveLength(1);
       expect(res.stderr.trimEnd()).toMatch(pattern);

@@ -3,21 +3,11 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { DIST, SVC_BIN, cleanEnv, ensureBuilt } from '../helpers/dist';
+import { DIST, SVC_BIN, cleanEnv, ensureBuilt, runScript } from '../helpers/dist';
 import { type TestDatabase, createTestDatabase } from '../helpers/test-db';
 import { freePort } from '../helpers/test-kernel';
 
-function svc(cwd: string, env: Record<string, string>, ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [SVC_BIN, ...args], { cwd, env: cleanEnv(env), timeout: 60_000 });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c) => (stdout += String(c)));
-    child.stderr.on('data', (c) => (stderr += String(c)));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const svc = (cwd: string, env: Record<string, string>, ...args: string[]) => runScript(SVC_BIN, args, { cwd, env });
 
 interface Server {
   child: ChildProcess;
