@@ -100,6 +100,7 @@ describeBrowser('every admin and share page on a phone and a desktop', () => {
       ...['statistics', 'sources', 'sales'].map((tab) => ({ name: `shared-${tab}`, path: `/svc-dashboard/${tab}/?svc_share_token=${token}`, signedIn: false })),
       { name: 'shared-story', path: new URL(storyLink.body.share_url as string).pathname + new URL(storyLink.body.share_url as string).search, signedIn: false },
       { name: 'shared-gone', path: `/svc-dashboard/statistics/?svc_share_token=${'0'.repeat(32)}`, signedIn: false },
+      { name: 'not-found', path: '/svc-admin/no-such-page', signedIn: true },
     );
     browser = await launchBrowser();
   }, 180_000);
