@@ -7,6 +7,8 @@ export const LICENSES: readonly License[] = ['free', 'creator', 'business'];
 /** The operator contract of DESIGN.md §2, read once from the environment. */
 export interface SvcConfig {
   port: number;
+  /** `HOST`: the address to listen on; null listens on every interface. */
+  host: string | null;
   /** `{base_url}` without a trailing slash. */
   baseUrl: string;
   /** Path part of the base URL ('' at the root); every route is mounted below it. */
@@ -70,6 +72,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   const port = env.PORT === undefined || env.PORT === '' ? 8080 : Number(env.PORT);
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail('PORT', `not a port number: ${env.PORT}`);
 
+  const host = (env.HOST ?? '').trim() || null;
+  if (host !== null && !/^[A-Za-z0-9.:%_-]+$/.test(host.replace(/^\[(.*)\]$/, '$1'))) fail('HOST', `not an address or host name: ${host}`);
+
   const rawBase = env.SVC_BASE_URL || `http://localhost:${port}`;
   let base: URL;
   try {
@@ -105,6 +110,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
 
   return {
     port,
+    host: host?.replace(/^\[(.*)\]$/, '$1') ?? null,
     baseUrl,
     basePath,
     restPrefix,

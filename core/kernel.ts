@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import http from 'node:http';
 import path from 'node:path';
 import { AbilitiesRegistry } from './abilities/registry';
@@ -10,6 +9,7 @@ import { AdminService } from './admin/admin';
 import { AssetService } from './assets/assets';
 import type { CliCommand } from './cli/command';
 import { registerLoginPages } from './admin/login-pages';
+import { Accounts } from './auth/accounts';
 import { ApplicationPasswords } from './auth/app-passwords';
 import { LoginLimiter } from './auth/login-limiter';
 import { Nonces } from './auth/nonces';
@@ -24,6 +24,7 @@ import { runMigrations } from './db/migrator';
 import { HookRegistry } from './hooks/registry';
 import { HttpApp } from './http/app';
 import { FastPostRoutes } from './http/fast-post';
+import { type ListeningAddress, describeListening } from './http/listen-address';
 import { requestContext } from './http/request-context';
 import { RestRouter } from './http/rest-router';
 import { type SvcLogger, createLogger } from './logger';
@@ -78,6 +79,8 @@ export class Kernel {
   readonly statistics: StatisticsService;
   /** Browser code bundled with esbuild. */
   readonly assets: AssetService;
+  /** Account changes that also end sign-ins and application passwords. */
+  readonly accounts: Accounts;
 
   private constructor(
     readonly config: SvcConfig,
@@ -104,6 +107,7 @@ export class Kernel {
     this.fastPost = new FastPostRoutes(config, logger);
     this.statistics = new StatisticsService({ db, clock, logger, hooks, settings, timezone: config.timezone });
     this.assets = new AssetService(config.basePath, logger.child({ service: 'assets' }));
+    this.accounts = new Accounts(users, appPasswords, sessions);
   }
 
   static async boot(opts: KernelOptions = {}): Promise<Kernel> {
@@ -173,8 +177,8 @@ export class Kernel {
     return this.pluginStatuses.some((p) => p.name === name && p.state === 'loaded');
   }
 
-  /** Serves HTTP on `port` (default `PORT`) and starts the scheduler; resolves to the base URL actually bound. */
-  async listen(port = this.config.port, host?: string): Promise<string> {
+  /** Serves HTTP on `port` and `host` (default `PORT` and `HOST`) and starts the scheduler; resolves to the base URL actually bound. */
+  async listen(port = this.config.port, host = this.config.host ?? undefined): Promise<string> {
     const app = this.http.app;
     const fast = this.fastPost;
     const server = http.createServer((req, res) => {
@@ -187,8 +191,13 @@ export class Kernel {
     });
     this.server = server;
     this.scheduler.start();
-    const address = server.address() as AddressInfo;
-    return `http://${host ?? '127.0.0.1'}:${address.port}${this.config.basePath}`;
+    return this.listening()!.url;
+  }
+
+  /** Where the server listens, once `listen` has run. */
+  listening(): ListeningAddress | null {
+    const address = this.server?.address();
+    return address && typeof address === 'object' ? describeListening(address, this.config.basePath) : null;
   }
 
   onStop(fn: () => void | Promise<void>): void {
@@ -218,8 +227,9 @@ export class Kernel {
 
   private async setUp(opts: KernelOptions): Promise<void> {
     registerTrackingSettings(this.settings);
-    registerLoginPages(this.admin, this.passport, await LoginLimiter.create(this.db));
-    registerCore(this);
+    const limiter = await LoginLimiter.create(this.db);
+    registerLoginPages(this.admin, this.passport, limiter);
+    registerCore(this, limiter);
     await ensureFirstAdmin(this.users, this.config, this.logger, opts.announce ?? ((line) => process.stdout.write(`${line}\n`)));
     const selection = selectPlugins(this.config, opts.plugins ?? []);
     await loadPlugins(selection, {

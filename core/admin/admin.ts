@@ -12,6 +12,7 @@ import { toSvcError } from '../http/errors';
 import { logUrl } from '../http/log-url';
 import type { SvcLogger } from '../logger';
 import { VIEWS_DIR } from '../paths';
+import { originNoticeOnce } from './origin-notice';
 
 export const ADMIN_NONCE_ACTION = 'svc_admin';
 
@@ -56,6 +57,8 @@ const escapeHtml = (value: unknown) =>
 export class AdminService {
   readonly router: Router = Router();
   private readonly pages = Router();
+  /** URL of the script every admin page loads (set once the kernel's assets exist). */
+  layoutScript: () => Promise<string> = async () => '';
 
   constructor(private readonly deps: AdminDeps) {
     this.router.use(express.urlencoded({ extended: false, limit: '256kb' }));
@@ -134,7 +137,7 @@ export class AdminService {
       user: principal.user,
       nonce: principal.user ? this.deps.nonces.create(principal, ADMIN_NONCE_ACTION) : '',
       restNonce: principal.user ? this.deps.nonces.create(principal, 'svc_nonce') : '',
-      config: { baseUrl: this.deps.config.baseUrl, apiBase: this.deps.config.apiBase, basePath: this.deps.config.basePath },
+      config: { baseUrl: this.deps.config.baseUrl, apiBase: this.deps.config.apiBase, apiPath: this.deps.config.apiPath, basePath: this.deps.config.basePath },
       adminUrl: (p: string) => this.url(p),
       esc: escapeHtml,
       currentPath: req.path,
@@ -142,7 +145,9 @@ export class AdminService {
     };
     const body = await ejs.renderFile(view, { ...shared, ...data }, { async: true });
     const menu = principal.user ? await this.menu(principal) : [];
-    const html = await ejs.renderFile(path.join(VIEWS_DIR, 'layout.ejs'), { ...shared, body, menu }, { async: true });
+    const originNotice = (await this.deps.users.can(principal.user, 'manage_options')) ? originNoticeOnce(req, res, this.deps.config) : null;
+    const script = await this.layoutScript();
+    const html = await ejs.renderFile(path.join(VIEWS_DIR, 'layout.ejs'), { ...shared, body, menu, originNotice, script }, { async: true });
     res.status(status).type('html').send(html);
   }
 

@@ -11,8 +11,8 @@ const SESSION_DAYS = 14;
 
 export interface SessionStore {
   middleware: RequestHandler;
-  /** Signs a user out everywhere (every app node shares the table). */
-  destroyForUser(userId: number): Promise<number>;
+  /** Signs a user out everywhere (every app node shares the table), except in the session `keep` when given. */
+  destroyForUser(userId: number, keep?: string): Promise<number>;
   close(): void;
 }
 
@@ -60,8 +60,8 @@ export function createSessionStore(db: Database, config: SvcConfig, secret: stri
   });
   return {
     middleware,
-    destroyForUser: (userId) =>
-      db.execute(`DELETE FROM ${db.quote(db.table('auth_sessions'))} WHERE user_id = ?`, [userId]),
+    destroyForUser: (userId, keep) =>
+      db.execute(`DELETE FROM ${db.quote(db.table('auth_sessions'))} WHERE user_id = ? AND sid <> ?`, [userId, keep ?? '']),
     close: () => (store as unknown as { stopExpiringSessions(): void }).stopExpiringSessions(),
   };
 }

@@ -1,9 +1,10 @@
+import type { Transaction } from 'sequelize';
 import type { Clock } from '../clock';
 import type { Database } from '../db/database';
 import { badRequest, conflict, notFound } from '../errors';
 import type { PluginHooks } from '../hooks/registry';
 import { hashPassword, verifyPassword } from './passwords';
-import { isRole, roleHas } from './roles';
+import { ASSIGNABLE_ROLES, isRole, roleHas } from './roles';
 import type { Capability, RoleName, SvcUser } from './types';
 
 interface UserRow {
@@ -28,6 +29,24 @@ export interface NewUser {
 
 const LOGIN_RE = /^[A-Za-z0-9_.@-]{1,60}$/;
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export const PASSWORD_MIN = 8;
+/** Longer secrets add nothing and make every check slower. */
+export const PASSWORD_MAX = 200;
+
+/** Per dialect: MySQL locks the administrators' rows for the check; SQLite runs one transaction at a time anyway. */
+const LOCK_ROWS = { mysql: ' FOR UPDATE', sqlite: '' };
+
+/** Why `password` cannot be a person's password (`at least 8 characters`), or null when it can. */
+export function passwordProblem(password: string): string | null {
+  if (password.length < PASSWORD_MIN) return `at least ${PASSWORD_MIN} characters`;
+  if (password.length > PASSWORD_MAX) return `at most ${PASSWORD_MAX} characters`;
+  return null;
+}
+
+const weakPassword = (password: string) => {
+  const problem = passwordProblem(password);
+  if (problem) throw badRequest(`password: ${problem}`, 'svc_weak_password', { field: 'password' });
+};
 
 function toUser(row: UserRow): SvcUser {
   return {
@@ -56,7 +75,7 @@ export class Users {
     if (!LOGIN_RE.test(input.login)) throw badRequest('login: 1-60 letters, digits, _ . @ or -', 'svc_invalid_login');
     if (input.email && !EMAIL_RE.test(input.email)) throw badRequest('email: not an e-mail address', 'svc_invalid_email');
     if (!isRole(input.role)) throw badRequest(`role: unknown role ${String(input.role)}`, 'svc_invalid_role');
-    if (!input.system && input.password.length < 8) throw badRequest('password: at least 8 characters', 'svc_weak_password');
+    if (!input.system) weakPassword(input.password);
     if (await this.findByLogin(input.login)) throw conflict(`user ${input.login} already exists`, 'svc_user_exists');
     const pass = input.system ? '!' : await hashPassword(input.password);
     const { id } = await this.db.insert(
@@ -101,13 +120,52 @@ export class Users {
   }
 
   async setPassword(id: number, password: string): Promise<void> {
-    if (password.length < 8) throw badRequest('password: at least 8 characters', 'svc_weak_password');
+    weakPassword(password);
     const changed = await this.db.execute(`UPDATE ${this.t} SET user_pass = ? WHERE ID = ? AND is_system = ?`, [
       await hashPassword(password),
       id,
       false,
     ]);
     if (changed === 0) throw notFound('No such user.', 'svc_unknown_user');
+  }
+
+  /** Gives a person another role; the last administrator keeps hers. */
+  async setRole(id: number, role: RoleName): Promise<SvcUser> {
+    if (!(ASSIGNABLE_ROLES as readonly string[]).includes(role)) throw badRequest(`role: must be one of ${ASSIGNABLE_ROLES.join(', ')}`, 'svc_invalid_role', { field: 'role' });
+    return this.db.transaction(async (t) => {
+      const user = await this.person(id, t);
+      if (user.role === role) return user;
+      if (user.role === 'administrator') await this.keepOneAdministrator(id, t);
+      await this.db.execute(`UPDATE ${this.t} SET role = ? WHERE ID = ?`, [role, id], t);
+      return { ...user, role };
+    }, { writes: true });
+  }
+
+  /** Deletes a person's account; the last administrator stays. Their sign-ins and application passwords are the caller's to end. */
+  async remove(id: number): Promise<SvcUser> {
+    return this.db.transaction(async (t) => {
+      const user = await this.person(id, t);
+      if (user.role === 'administrator') await this.keepOneAdministrator(id, t);
+      await this.db.execute(`DELETE FROM ${this.t} WHERE ID = ?`, [id], t);
+      return user;
+    }, { writes: true });
+  }
+
+  private async person(id: number, t: Transaction): Promise<SvcUser> {
+    const [row] = await this.db.select<UserRow>(`SELECT * FROM ${this.t} WHERE ID = ? AND is_system = ?`, [id, false], t);
+    if (!row) throw notFound('No such user.', 'svc_unknown_user');
+    return toUser(row);
+  }
+
+  private async keepOneAdministrator(id: number, t: Transaction): Promise<void> {
+    const admins = await this.db.select<{ ID: number }>(
+      `SELECT ID FROM ${this.t} WHERE role = ? AND is_system = ?${LOCK_ROWS[this.db.dialect]}`,
+      ['administrator', false],
+      t,
+    );
+    if (admins.every((a) => Number(a.ID) === id)) {
+      throw conflict('This is the last administrator: make another person an administrator first.', 'svc_last_administrator');
+    }
   }
 
   async can(user: SvcUser | null, capability: Capability): Promise<boolean> {

@@ -14,13 +14,16 @@ export interface ParsedArgs {
   positionals: string[];
 }
 
-/** Parses `--name value` options (all string-valued) and checks the number of positionals. */
-export function parseCommandArgs(args: string[], options: readonly string[], positionals: { min: number; max: number }): ParsedArgs {
+/** Parses `--name value` options and `--flag` switches (given: `'true'`), and checks the number of positionals. */
+export function parseCommandArgs(args: string[], options: readonly string[], positionals: { min: number; max: number }, flags: readonly string[] = []): ParsedArgs {
   let parsed: { values: Record<string, unknown>; positionals: string[] };
   try {
     parsed = parseArgs({
       args,
-      options: Object.fromEntries(options.map((name) => [name, { type: 'string' as const }])),
+      options: {
+        ...Object.fromEntries(options.map((name) => [name, { type: 'string' as const }])),
+        ...Object.fromEntries(flags.map((name) => [name, { type: 'boolean' as const }])),
+      },
       allowPositionals: true,
       strict: true,
     });
@@ -29,7 +32,8 @@ export function parseCommandArgs(args: string[], options: readonly string[], pos
   }
   if (parsed.positionals.length < positionals.min) throw new UsageError('missing arguments');
   if (parsed.positionals.length > positionals.max) throw new UsageError(`unexpected argument ${parsed.positionals[positionals.max]}`);
-  return { values: parsed.values as Record<string, string | undefined>, positionals: parsed.positionals };
+  const values = Object.fromEntries(Object.entries(parsed.values).map(([k, v]) => [k, v === true ? 'true' : (v as string | undefined)]));
+  return { values, positionals: parsed.positionals };
 }
 
 /** Parses one JSON argument; a bare word that is not JSON is refused rather than guessed. */

@@ -1,4 +1,5 @@
 import { loadConfig } from '../config';
+import { applyEnvFiles } from '../env-file';
 import { SvcError, describeError } from '../errors';
 import { UsageError } from './args';
 import type { CliIO } from './command';
@@ -16,7 +17,9 @@ export { UsageError } from './args';
 const CORE_COMMANDS: readonly CoreCommand[] = [migrateCommand, userCommand, appPasswordCommand, cronCommand, optionCommand, actionCommand];
 
 export interface MainOptions extends Partial<OutputStreams> {
-  /** The server's environment; `process.env` by default. */
+  /** Typed secrets; `process.stdin` by default. */
+  stdin?: NodeJS.ReadableStream & { isTTY?: boolean };
+  /** The server's environment; by default `process.env`, filled from the `.env` files as the server does. */
   env?: NodeJS.ProcessEnv;
 }
 
@@ -42,7 +45,7 @@ async function help(env: NodeJS.ProcessEnv, io: CliIO): Promise<number> {
   const rows: Array<[string, string]> = [['svc help', 'this list'], ...CORE_COMMANDS.map((c): [string, string] => [synopsis(c), c.summary])];
   try {
     const config = loadConfig(env);
-    await withKernel({ env, config, io, logger: cliLogger(env) }, async (kernel) => {
+    await withKernel({ env, config, io, logger: cliLogger(env), stdin: process.stdin, prompts: process.stderr }, async (kernel) => {
       for (const c of kernel.commands.values()) rows.push([synopsis(c), c.summary]);
     });
   } catch (err) {
@@ -73,12 +76,19 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
   const env = options.env ?? process.env;
   const io = createIO({ stdout: options.stdout ?? process.stdout, stderr: options.stderr ?? process.stderr });
   const [name, ...args] = argv;
+  if (!options.env) {
+    try {
+      applyEnvFiles(env);
+    } catch (err) {
+      return fail(err, io, 'svc help', false);
+    }
+  }
   if (name === undefined || name === 'help' || name === '--help' || name === '-h') return help(env, io);
   const core = CORE_COMMANDS.find((c) => c.name === name);
   const usage = core ? synopsis(core) : 'svc help';
   try {
     const config = loadConfig(env);
-    const rt: CliRuntime = { env, config, io, logger: cliLogger(env) };
+    const rt: CliRuntime = { env, config, io, logger: cliLogger(env), stdin: options.stdin ?? process.stdin, prompts: options.stderr ?? process.stderr };
     return await (core ? core.run(args, rt) : runPluginCommand(name, args, rt));
   } catch (err) {
     return fail(err, io, usage, /^(1|true|yes|on)$/i.test(env.SVC_DEBUG ?? ''));

@@ -11,6 +11,10 @@ export interface CliRuntime {
   config: SvcConfig;
   io: CliIO;
   logger: SvcLogger;
+  /** Where commands read typed secrets from (a terminal prompts, a pipe is read). */
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  /** Where prompts go. */
+  prompts: NodeJS.WritableStream & { isTTY?: boolean };
 }
 
 /** Logs go to stderr, warnings and worse unless `SVC_LOG_LEVEL` says otherwise, so stdout carries only results. */

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Sequelize, type Options, type QueryOptions, QueryTypes, type Transaction } from 'sequelize';
+import { Sequelize, type Options, type QueryOptions, QueryTypes, Transaction } from 'sequelize';
 import { SvcError, describeError } from '../errors';
 
 export type Dialect = 'sqlite' | 'mysql';
@@ -20,7 +20,13 @@ export interface Database {
   execute(sql: string, replacements?: unknown[] | Record<string, unknown>, transaction?: Transaction): Promise<number>;
   /** Parameterised INSERT returning the new id (0 when nothing was inserted) and the affected rows. */
   insert(sql: string, replacements?: unknown[] | Record<string, unknown>, transaction?: Transaction): Promise<{ id: number; affected: number }>;
-  transaction<T>(work: (t: Transaction) => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` in a transaction. `writes: true` takes SQLite's write lock at
+   * the start (BEGIN IMMEDIATE), so a transaction that reads, then writes
+   * waits its turn instead of failing with SQLITE_BUSY; MySQL locks rows as
+   * the statements ask (`FOR UPDATE`).
+   */
+  transaction<T>(work: (t: Transaction) => Promise<T>, options?: { writes?: boolean }): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -114,7 +120,8 @@ export async function connectDatabase(url: string, prefix: string): Promise<Data
       const [id, affected] = (await sequelize.query(sql, { ...options(replacements, transaction), type: QueryTypes.INSERT })) as [number, number];
       return { id: affected > 0 ? Number(id) : 0, affected };
     },
-    transaction: (work) => sequelize.transaction(work),
+    transaction: (work, { writes = false } = {}) =>
+      writes && dialect === 'sqlite' ? sequelize.transaction({ type: Transaction.TYPES.IMMEDIATE }, work) : sequelize.transaction(work),
     close: () => sequelize.close(),
   };
 }

@@ -97,6 +97,8 @@ export class HttpApp {
     this.lazySession = (req, res, next) =>
       (req.headers.cookie ?? '').includes(cookiePrefix) ? sessionRouter(req, res, next) : next();
     this.root.use(this.publicRoutes);
+    // The service's own front page is its admin area.
+    this.root.get('/', (_req, res) => res.redirect(302, `${config.basePath}/svc-admin/`));
     // Anything below the REST prefix that no namespace answers is a JSON 404, as on the host platform.
     const restNotFound: RequestHandler = (_req, _res, next) => next(notFound());
     if (config.restPrefix) this.root.use(config.restPrefix, this.restNamespaces, restNotFound, jsonErrorHandler(logger));

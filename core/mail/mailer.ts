@@ -36,8 +36,11 @@ export interface MailerOptions {
  */
 export class Mailer {
   private readonly transport: Transporter;
+  /** True when mail leaves over SMTP; false in outbox mode. */
+  readonly delivers: boolean;
 
   constructor(private readonly options: MailerOptions) {
+    this.delivers = Boolean(options.smtpUrl);
     this.transport = options.smtpUrl
       ? nodemailer.createTransport(options.smtpUrl)
       : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
@@ -46,6 +49,15 @@ export class Mailer {
   /** Whether the recipient's domain has an MX, A or AAAA record (via `SVC_DNS_SERVERS`). */
   checkRecipientDomain(email: string): Promise<boolean> {
     return recipientDomainIsValid(this.options.resolver, email);
+  }
+
+  /**
+   * Whether to send to `email`: over SMTP only when its domain can receive
+   * mail (`checkRecipientDomain`); the outbox takes every address, so a
+   * test send without SMTP lands there whatever the domain.
+   */
+  async shouldSendTo(email: string): Promise<boolean> {
+    return !this.delivers || this.checkRecipientDomain(email);
   }
 
   async send(message: MailMessage): Promise<MailResult> {

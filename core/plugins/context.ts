@@ -62,7 +62,7 @@ export interface PluginContext {
   readonly transients: Transients;
   readonly cache: ObjectCache;
   readonly settings: Settings;
-  readonly scheduler: Pick<Scheduler, 'scheduleSingle' | 'nextScheduled' | 'unschedule' | 'pending'>;
+  readonly scheduler: Pick<Scheduler, 'scheduleSingle' | 'nextScheduled' | 'unschedule' | 'pending' | 'runDue'>;
   readonly mailer: Mailer;
   readonly clock: Clock;
   /** Bound to `{ plugin: name }`. */

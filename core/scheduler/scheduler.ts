@@ -95,11 +95,11 @@ export class Scheduler {
     }));
   }
 
-  /** Runs every single event due at `now` that this node manages to claim. */
-  async runDue(now = this.clock.unix()): Promise<{ ran: number; dropped: number }> {
+  /** Runs every single event due at `now` (only those of `hook` when given) that this node manages to claim. */
+  async runDue(now = this.clock.unix(), hook?: ActionName): Promise<{ ran: number; dropped: number }> {
     const due = await this.db.select<EventRow>(
-      `SELECT * FROM ${this.t} WHERE run_at <= ? AND (claimed_until IS NULL OR claimed_until < ?) ORDER BY run_at, ID LIMIT 100`,
-      [now, now],
+      `SELECT * FROM ${this.t} WHERE run_at <= ? AND (claimed_until IS NULL OR claimed_until < ?)${hook ? ' AND hook = ?' : ''} ORDER BY run_at, ID LIMIT 100`,
+      hook ? [now, now, hook] : [now, now],
     );
     let ran = 0;
     let dropped = 0;

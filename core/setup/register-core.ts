@@ -2,18 +2,27 @@ import { registerAccountPage } from '../admin/account-page';
 import { registerCoreMenu } from '../admin/menu';
 import { registerPluginsPage } from '../admin/plugins-page';
 import { registerSettingsPage } from '../admin/settings-page';
+import { registerUsersPage } from '../admin/users-page';
+import type { LoginLimiter } from '../auth/login-limiter';
 import type { Kernel } from '../kernel';
 import { registerMaintenance } from '../scheduler/maintenance';
 import { registerAppPasswordRoutes } from './app-password-routes';
 import { registerCoreRoutes } from './core-routes';
 
+/** The script every admin page loads. */
+export const ADMIN_SCRIPT = 'core/assets/client/admin.entry.ts';
+
 /** Everything the kernel itself offers before plugins load: routes, admin shell pages, menu entries and maintenance. */
-export function registerCore(kernel: Kernel): void {
+export function registerCore(kernel: Kernel, limiter: LoginLimiter): void {
+  kernel.assets.register({ entry: ADMIN_SCRIPT });
+  kernel.admin.layoutScript = () => kernel.assets.versionedUrl(ADMIN_SCRIPT);
   registerCoreRoutes(kernel);
   registerAppPasswordRoutes(kernel.rest, kernel.appPasswords);
   registerCoreMenu(kernel.hooks);
   registerSettingsPage(kernel.admin, kernel.settings);
-  registerAccountPage(kernel.admin, kernel.appPasswords, kernel.config.timezone);
+  const { users, accounts, appPasswords } = kernel;
+  registerAccountPage(kernel.admin, { users, accounts, appPasswords, limiter, timezone: kernel.config.timezone });
+  registerUsersPage(kernel.admin, { users, accounts });
   registerPluginsPage(kernel.admin, () => kernel.plugins, kernel.config.license);
   registerMaintenance(kernel);
 }

@@ -49,6 +49,8 @@ export interface StatisticsApi {
   list(): ReturnType<DataRegistry['list']>;
   /** Folds every finished day into the summaries again (`svc statistics rebuild`). */
   rebuild(progress?: (done: number, total: number) => void): Promise<number>;
+  /** Folds the finished days from `from` to `to` (unix times) again, e.g. after raw hits of them were deleted; answers the days folded. */
+  refold(from: number, to: number, progress?: (done: number, total: number) => void): Promise<number>;
 }
 
 /**
@@ -109,6 +111,7 @@ export class StatisticsService {
       runTable: (id, query, context, base) => this.data.runTable(id, query, context, base),
       list: () => this.data.list(),
       rebuild: (progress) => this.folder.rebuild(progress),
+      refold: (from, to, progress) => this.folder.refold(from, to, progress),
     };
   }
 }

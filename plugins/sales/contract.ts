@@ -43,6 +43,8 @@ export interface SubscriptionHistoryPage {
   events: IngestEvent[];
   /** Cursor of the next page; null after the last one. */
   next: string | null;
+  /** Share of the whole history listed up to and with this page (0-1), when the store tells; the backfill shows it as its progress. */
+  listed?: number;
 }
 
 /** A store that feeds subscriptions; registered by the integration plugins. */

@@ -21,6 +21,14 @@ export interface SvcDemoVisit {
 }
 
 declare module '../../hooks' {
+  interface SvcFilters {
+    /**
+     * During `svc demo --remove`, after the tracking plugin deleted its demo
+     * rows: each plugin deletes the demo rows it added (marked when it wrote
+     * them) and appends a line saying what it removed.
+     */
+    svc_demo_removal: [report: string[]];
+  }
   interface SvcActions {
     /** After `svc demo` generated traffic: every visit it recorded. */
     svc_demo_generated: [visits: SvcDemoVisit[]];

@@ -1,5 +1,6 @@
 import { definePlugin } from '../../core/plugins/manifest';
 import { registerCollection } from './collect/register';
+import { registerOnboardingRoute } from './routes/onboarding';
 import { trackingMigrations } from './migrations';
 import { registerTrackerScripts } from './serve/register';
 import { registerStatisticsTab } from './statistics/register';
@@ -10,8 +11,9 @@ export default definePlugin({
   tier: 'free',
   migrations: trackingMigrations,
   async register(ctx) {
-    await registerCollection(ctx);
+    const drops = await registerCollection(ctx);
     await registerTrackerScripts(ctx);
     await registerStatisticsTab(ctx);
+    registerOnboardingRoute(ctx, drops);
   },
 });

@@ -40,7 +40,7 @@ export default definePlugin({
             if (order.id !== subscription.parent_id && isPaid(order)) events.push(renewalEvent(subscription, order));
           }
         }
-        return { events, next: page < totalPages ? String(page + 1) : null };
+        return { events, next: page < totalPages ? String(page + 1) : null, listed: Math.min(1, page / Math.max(1, totalPages)) };
       },
     });
   },

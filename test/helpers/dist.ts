@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -36,4 +36,30 @@ export function ensureBuilt(): void {
   } finally {
     fs.rmdirSync(LOCK);
   }
+}
+
+/** The test process's environment without any setting of svc (SVC_*, PORT, HOST), so that only what a test passes counts; `extra` on top. */
+export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const own = (name: string) => name.startsWith('SVC_') || name === 'PORT' || name === 'HOST';
+  return { ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !own(name))), ...extra };
+}
+
+export interface ScriptRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a Node script in its own process with a clean environment plus `env`, `input` on its stdin; resolves when it exits. */
+export function runScript(script: string, args: string[], { cwd = ROOT, env = {}, input = '' }: { cwd?: string; env?: Record<string, string>; input?: string } = {}): Promise<ScriptRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [script, ...args], { cwd, env: cleanEnv(env), timeout: 60_000 });
+    child.stdin.end(input);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c) => (stdout += String(c)));
+    child.stderr.on('data', (c) => (stderr += String(c)));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
 }

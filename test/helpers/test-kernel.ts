@@ -22,6 +22,8 @@ export interface TestKernelOptions {
   database?: TestDatabase;
   /** Start the scheduler's timers (off by default: tests drive jobs directly). */
   scheduler?: boolean;
+  /** `SVC_BASE_URL` for the free port the kernel gets; `http://127.0.0.1:<port>` by default. */
+  baseUrl?: (port: number) => string;
 }
 
 export interface TestKernel {
@@ -43,6 +45,9 @@ export interface TestKernel {
   nonce(client: HttpClient): Promise<string>;
   close(): Promise<void>;
 }
+
+/** Every built-in plugin, as the business license loads them. */
+export const ALL_PLUGINS = ['tracking', 'sources', 'reports', 'story', 'sales', 'abilities', 'woocommerce', 'stripe'];
 
 export const ADMIN = { login: 'admin', password: 'correct horse battery' };
 
@@ -69,7 +74,7 @@ export async function createTestKernel(options: TestKernelOptions = {}): Promise
   const { logger, entries } = createMemoryLogger('debug');
   const env: NodeJS.ProcessEnv = {
     PORT: String(port),
-    SVC_BASE_URL: `http://127.0.0.1:${port}`,
+    SVC_BASE_URL: options.baseUrl ? options.baseUrl(port) : `http://127.0.0.1:${port}`,
     SVC_DATABASE_URL: database.url,
     SVC_DATA_DIR: dataDir,
     SVC_ADMIN_USER: ADMIN.login,

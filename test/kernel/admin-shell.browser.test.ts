@@ -43,7 +43,7 @@ describeBrowser('admin shell in Chromium on a phone', () => {
     await Promise.all([page.waitForURL('**/svc-admin/settings'), page.getByRole('button', { name: 'Sign in' }).click()]);
     await expect(page.getByRole('heading', { name: 'Settings' }).isVisible()).resolves.toBe(true);
     expect(await noSideScroll()).toBe(true);
-    for (const name of ['Settings', 'Plugins', 'Account']) {
+    for (const name of ['Settings', 'Plugins', 'Users', 'Account']) {
       const box = await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name }).boundingBox();
       expect(box!.x + box!.width).toBeLessThanOrEqual(PHONE.viewport.width);
     }
@@ -89,9 +89,50 @@ describeBrowser('admin shell in Chromium on a phone', () => {
 
     await page.goto('/svc-admin/account');
     await expect(page.getByTestId('new-app-password').count()).resolves.toBe(0);
+    const questions: string[] = [];
+    page.once('dialog', (d) => void (questions.push(d.message()), d.dismiss()));
+    await page.getByRole('button', { name: 'Revoke phone test' }).click();
+    expect(questions).toEqual(['Revoke the application password “phone test”? Programs using it stop working at once.']);
+    expect(new URL(page.url()).search).toBe('');
+    expect((await tk.client().withBasic('admin', secret).get(`${tk.api}/users/me/application-passwords`)).status).toBe(200);
+    page.once('dialog', (d) => void d.accept());
     await Promise.all([page.waitForURL('**/svc-admin/account?revoked=1'), page.getByRole('button', { name: 'Revoke phone test' }).click()]);
     await expect(page.getByText('The application password was revoked.').isVisible()).resolves.toBe(true);
     expect((await tk.client().withBasic('admin', secret).get(`${tk.api}/users/me/application-passwords`)).status).toBe(401);
+  }, 60_000);
+
+  it('changes your own password, every problem shown at once next to its field', async () => {
+    await page.goto('/svc-admin/account');
+    await page.getByLabel('New password', { exact: true }).fill('short');
+    await page.getByLabel('New password again').fill('other');
+    await Promise.all([page.waitForLoadState('domcontentloaded'), page.getByRole('button', { name: 'Change password' }).click()]);
+    await expect(page.locator('#field-current_password-error').textContent()).resolves.toBe('Type your current password.');
+    await expect(page.locator('#field-new_password-error').textContent()).resolves.toBe('Use at least 8 characters.');
+    expect(await noSideScroll()).toBe(true);
+    await shot('account-password-errors');
+    await page.getByLabel('Current password').fill(tk.admin.password);
+    await page.getByLabel('New password', { exact: true }).fill('a phone-typed secret');
+    await page.getByLabel('New password again').fill('a phone-typed secret');
+    await Promise.all([page.waitForURL('**/svc-admin/account?done=password'), page.getByRole('button', { name: 'Change password' }).click()]);
+    await expect(page.getByText('Your password was changed.').isVisible()).resolves.toBe(true);
+    expect(await tk.kernel.users.authenticate('admin', 'a phone-typed secret')).not.toBeNull();
+  }, 60_000);
+
+  it('adds a user on the Users page and removes them after a confirmation', async () => {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Users' }).click();
+    await page.waitForURL('**/svc-admin/users');
+    await page.getByLabel('User name').fill('phone-editor');
+    await page.getByLabel('E-mail address (optional)').fill('editor@example.org');
+    await Promise.all([page.waitForLoadState('domcontentloaded'), page.getByRole('button', { name: 'Add user' }).click()]);
+    const generated = (await page.getByTestId('generated-password').textContent())!.trim();
+    expect(await tk.kernel.users.authenticate('phone-editor', generated)).toMatchObject({ role: 'editor' });
+    expect(await noSideScroll()).toBe(true);
+    await shot('users');
+    await page.goto('/svc-admin/users');
+    await page.getByText('Manage phone-editor').click();
+    page.once('dialog', (d) => void d.accept());
+    await Promise.all([page.waitForURL('**/svc-admin/users?done=removed'), page.getByRole('button', { name: 'Remove phone-editor' }).click()]);
+    expect(await tk.kernel.users.findByLogin('phone-editor')).toBeNull();
   }, 60_000);
 
   it('lists the plugins and signs out', async () => {
@@ -101,7 +142,7 @@ describeBrowser('admin shell in Chromium on a phone', () => {
     await Promise.all([page.waitForURL('**/svc-admin/login'), page.getByRole('button', { name: 'Sign out' }).click()]);
     await page.goto('/svc-admin/account');
     expect(new URL(page.url()).pathname).toBe('/svc-admin/login');
-    // The refused form is answered with 400 on purpose; nothing else may fail, no script error, no CSP violation.
-    expect(problems).toEqual(['Failed to load resource: the server responded with a status of 400 (Bad Request)']);
+    // The refused forms are answered with 400 on purpose; nothing else may fail, no script error, no CSP violation.
+    expect(problems).toEqual(Array(2).fill('Failed to load resource: the server responded with a status of 400 (Bad Request)'));
   }, 60_000);
 });

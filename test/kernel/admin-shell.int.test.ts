@@ -171,11 +171,13 @@ describe('admin shell', () => {
 
       const listed = await admin.get('/svc-admin/account');
       expect(listed.text).not.toContain(secret!);
-      expect(listed.text).toMatch(/<td>Laptop &lt;script&gt;<\/td>\s*<td>[\d-]+ [\d:]+<\/td>\s*<td>never<\/td>/);
+      expect(listed.text).toMatch(/<td data-label="Name">Laptop &lt;script&gt;<\/td>\s*<td data-label="Created">[\d-]+ [\d:]+<\/td>\s*<td data-label="Last used">never<\/td>/);
 
       const basic = tk.client().withBasic('admin', secret!);
       expect((await basic.get(`${tk.api}/users/me/application-passwords`)).status).toBe(200);
-      expect((await admin.get('/svc-admin/account')).text).toMatch(/<td>Laptop &lt;script&gt;<\/td>\s*<td>[\d-]+ [\d:]+<\/td>\s*<td>[\d-]+ [\d:]+<\/td>\s*<td>127\.0\.0\.1<\/td>/);
+      expect((await admin.get('/svc-admin/account')).text).toMatch(
+        /<td data-label="Name">Laptop &lt;script&gt;<\/td>\s*<td data-label="Created">[\d-]+ [\d:]+<\/td>\s*<td data-label="Last used">[\d-]+ [\d:]+<\/td>\s*<td data-label="Last address">127\.0\.0\.1<\/td>/,
+      );
     });
 
     it('refuses an empty name next to the field', async () => {
@@ -236,7 +238,8 @@ describe('admin shell', () => {
         expect(res.headers.get('strict-transport-security')).toBeNull();
       }
       const html = (await client.get('/svc-admin/account')).text;
-      expect(html).not.toMatch(/<script/i);
+      // Scripts come from files of the site only, never inline.
+      expect(html.match(/<script[^>]*>/gi)).toEqual([expect.stringMatching(/^<script src="\/svc\/assets\/admin\.js\?v=[0-9a-f]+" defer>$/)]);
       expect(html).not.toMatch(/ on[a-z]+="/i);
       expect(html).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
     });

@@ -2,34 +2,15 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DIST, ROOT, SVC_BIN, ensureBuilt } from '../helpers/dist';
+import { DIST, ROOT, SVC_BIN, type ScriptRun, cleanEnv, ensureBuilt, runScript } from '../helpers/dist';
 import { type TestDatabase, createTestDatabase } from '../helpers/test-db';
 import { type TestKernel, createTestKernel } from '../helpers/test-kernel';
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 const NOTES_PLUGIN = path.join(__dirname, 'fixtures', 'notes-plugin.js');
+/** util-linux `script`, which gives a command a terminal. */
+const SCRIPT = '/usr/bin/script';
 
-/** The environment of the test process without any SVC_* setting, so only what a test passes counts. */
-function cleanEnv(): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SVC_') && k !== 'PORT'));
-}
-
-function run(script: string, args: string[], env: Record<string, string>): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, ...args], { cwd: ROOT, env: { ...cleanEnv(), ...env }, timeout: 60_000 });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c) => (stdout += String(c)));
-    child.stderr.on('data', (c) => (stderr += String(c)));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const run = (script: string, args: string[], env: Record<string, string>, input = ''): Promise<ScriptRun> => runScript(script, args, { env, input });
 
 const lines = (text: string) => text.split('\n').filter(Boolean);
 
@@ -100,7 +81,7 @@ describe('svc CLI (bin/svc.js)', () => {
     expect(ok.stdout).toMatch(/^created editor bob \(id \d+\)\n$/);
     expect(await tk.kernel.users.authenticate('bob', 'bob-password')).toMatchObject({ login: 'bob', role: 'editor', email: 'bob@example.org' });
 
-    const usage = 'usage: svc user add <login> --email E --role administrator|editor --password P';
+    const usage = 'usage: svc user add <login> --email E --role administrator|editor --password P | list | password <login> | role <login> administrator|editor | remove <login> [--yes]';
     const bad: Array<[string[], string]> = [
       [['user', 'add', 'carl', '--role', 'emperor', '--password', 'carl-password'], 'svc: --role must be one of administrator, editor'],
       [['user', 'add', 'carl', '--role', 'editor'], 'svc: --password is required'],
@@ -108,7 +89,9 @@ describe('svc CLI (bin/svc.js)', () => {
       [['user', 'add', 'carl', '--role', 'editor', '--password', 'carl-password', '--email', 'nope'], 'svc: email: not an e-mail address'],
       [['user', 'add', 'c a r l', '--role', 'editor', '--password', 'carl-password'], 'svc: login: 1-60 letters, digits, _ . @ or -'],
       [['user', 'add', '--role', 'editor', '--password', 'carl-password'], 'svc: missing arguments'],
-      [['user', 'remove', 'bob'], 'svc: unknown subcommand remove'],
+      [['user', 'rename', 'bob'], 'svc: unknown subcommand rename'],
+      [['user', 'role', 'bob', 'emperor'], 'svc: the role must be one of administrator, editor'],
+      [['user', 'list', 'extra'], 'svc: unexpected argument extra'],
     ];
     const results = await Promise.all(bad.map(([args]) => svc(...args)));
     expect(results).toEqual(bad.map(([, message]) => ({ code: 2, stdout: '', stderr: `${message}\n${usage}\n` })));
@@ -119,6 +102,53 @@ describe('svc CLI (bin/svc.js)', () => {
 
     const duplicate = await svc('user', 'add', 'bob', '--role', 'editor', '--password', 'bob-password');
     expect(duplicate).toEqual({ code: 1, stdout: '', stderr: 'svc: user bob already exists\n' });
+  });
+
+  it('lists users, sets a password from stdin, changes a role and removes an account only when confirmed', async () => {
+    const list = await svc('user', 'list');
+    expect(list).toMatchObject({ code: 0, stderr: '' });
+    expect(lines(list.stdout)).toEqual(['LOGIN  ROLE           E-MAIL', 'admin  administrator  -', 'bob    editor         bob@example.org']);
+
+    const bob = await tk.signedIn('bob', 'bob-password');
+    const changed = await run(SVC_BIN, ['user', 'password', 'bob'], env, 'bob-new-password\n');
+    expect(changed).toEqual({ code: 0, stdout: 'changed the password of bob; their sign-ins were ended\n', stderr: '' });
+    expect(await tk.kernel.users.authenticate('bob', 'bob-new-password')).not.toBeNull();
+    expect((await bob.get('/svc-admin/account')).status).toBe(302);
+    expect(await run(SVC_BIN, ['user', 'password', 'bob'], env, '')).toMatchObject({ code: 2, stderr: expect.stringContaining('svc: no password on stdin') });
+    expect(await run(SVC_BIN, ['user', 'password', 'bob'], env, 'short\n')).toMatchObject({ code: 2, stderr: expect.stringContaining('svc: password: at least 8 characters') });
+    expect(await run(SVC_BIN, ['user', 'password', 'nobody'], env, 'whatever-long\n')).toEqual({ code: 1, stdout: '', stderr: 'svc: no user named nobody\n' });
+
+    expect(await svc('user', 'role', 'bob', 'administrator')).toEqual({ code: 0, stdout: 'bob is now administrator\n', stderr: '' });
+    expect(await svc('user', 'role', 'bob', 'editor')).toEqual({ code: 0, stdout: 'bob is now editor\n', stderr: '' });
+    expect(await svc('user', 'role', 'admin', 'editor')).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'svc: This is the last administrator: make another person an administrator first.\n',
+    });
+
+    await tk.kernel.users.create({ login: 'dora', role: 'editor', password: 'dora-password' });
+    expect(await svc('user', 'remove', 'dora')).toEqual({ code: 1, stdout: '', stderr: 'svc: dora was not removed (confirm at the prompt, or add --yes)\n' });
+    expect(await tk.kernel.users.findByLogin('dora')).not.toBeNull();
+    expect(await svc('user', 'remove', 'dora', '--yes')).toEqual({ code: 0, stdout: 'removed dora\n', stderr: '' });
+    expect(await tk.kernel.users.findByLogin('dora')).toBeNull();
+    expect(await svc('user', 'remove', 'admin', '--yes')).toMatchObject({ code: 1, stderr: expect.stringContaining('last administrator') });
+  });
+
+  (fs.existsSync(SCRIPT) ? it : it.skip)('asks for a new password twice at a terminal, without echoing it', async () => {
+    const child = spawn(SCRIPT, ['-qec', `"${process.execPath}" "${SVC_BIN}" user password bob`, '/dev/null'], { cwd: ROOT, env: { ...cleanEnv(), ...env } });
+    let out = '';
+    const answers = ['typed-at-terminal\r', 'typed-at-terminal\r'];
+    child.stdout.on('data', (chunk) => {
+      out += String(chunk);
+      const asked = (out.match(/New password( again)?: /g) ?? []).length;
+      if (asked > 2 - answers.length) child.stdin.write(answers.shift()!);
+    });
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    expect(code).toBe(0);
+    expect(out).toContain('New password again: ');
+    expect(out).not.toContain('typed-at-terminal');
+    expect(out).toContain('changed the password of bob');
+    expect(await tk.kernel.users.authenticate('bob', 'typed-at-terminal')).not.toBeNull();
   });
 
   it('creates an application password and prints only the secret on stdout', async () => {
@@ -193,7 +223,7 @@ describe('svc CLI (bin/svc.js)', () => {
 
   describe('operator errors: one line, exit code 1, no stack trace', () => {
     const unreachable = 'mysql://svc:s3cret@127.0.0.1:1/svc';
-    const expectOneLine = (res: Run, pattern: RegExp) => {
+    const expectOneLine = (res: ScriptRun, pattern: RegExp) => {
       expect(res.code).toBe(1);
       expect(lines(res.stderr)).toHaveLength(1);
       expect(res.stderr.trimEnd()).toMatch(pattern);

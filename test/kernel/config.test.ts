@@ -6,6 +6,7 @@ describe('loadConfig (DESIGN.md §2 environment)', () => {
     const c = loadConfig({}, '/srv/svc');
     expect(c).toMatchObject({
       port: 8080,
+      host: null,
       baseUrl: 'http://localhost:8080',
       basePath: '',
       restPrefix: '/wp-json',
@@ -33,6 +34,7 @@ describe('loadConfig (DESIGN.md §2 environment)', () => {
     const c = loadConfig(
       {
         PORT: '9000',
+        HOST: '127.0.0.1',
         SVC_BASE_URL: 'https://stats.example.org/analytics/',
         SVC_REST_PREFIX: 'api/',
         SVC_DATABASE_URL: 'mysql://u:p@db:3306/svc',
@@ -57,6 +59,7 @@ describe('loadConfig (DESIGN.md §2 environment)', () => {
     );
     expect(c).toMatchObject({
       port: 9000,
+      host: '127.0.0.1',
       baseUrl: 'https://stats.example.org/analytics',
       basePath: '/analytics',
       restPrefix: '/api',
@@ -90,6 +93,13 @@ describe('loadConfig (DESIGN.md §2 environment)', () => {
     expect(loadConfig({ SVC_DEBUG: '0' }).debug).toBe(false);
   });
 
+  it('listens on every interface unless HOST names one', () => {
+    expect(loadConfig({ HOST: '' }).host).toBeNull();
+    expect(loadConfig({ HOST: ' ::1 ' }).host).toBe('::1');
+    expect(loadConfig({ HOST: '[::1]' }).host).toBe('::1');
+    expect(loadConfig({ HOST: 'stats.internal' }).host).toBe('stats.internal');
+  });
+
   it.each([
     [{ PORT: 'http' }, 'PORT: not a port number: http'],
     [{ PORT: '65536' }, 'PORT: not a port number: 65536'],
@@ -99,6 +109,7 @@ describe('loadConfig (DESIGN.md §2 environment)', () => {
     [{ SVC_TABLE_PREFIX: 'x; DROP' }, 'SVC_TABLE_PREFIX: letters, digits and _ only'],
     [{ SVC_TIMEZONE: 'Europe/Atlantis' }, 'SVC_TIMEZONE: unknown IANA time zone: Europe/Atlantis'],
     [{ SVC_LICENSE: 'gold' }, 'SVC_LICENSE: must be free, creator or business'],
+    [{ HOST: 'http://0.0.0.0' }, 'HOST: not an address or host name: http://0.0.0.0'],
   ])('refuses %j with a coded one-line error', (env, message) => {
     expect(() => loadConfig(env)).toThrow(expect.objectContaining({ code: 'SVC_ERR_CONFIG', message }));
   });

@@ -16,8 +16,17 @@ export class ApiError extends Error {
     message: string,
     readonly status: number,
     readonly code: string,
+    /** The refusal's `data`: `field`, and `problems` when several fields were refused. */
+    readonly data: Record<string, unknown> = {},
   ) {
     super(message);
+  }
+
+  /** Every refused field with its problem (`field: problem` of the message when the answer names one field). */
+  problems(): Array<{ field: string; problem: string }> {
+    if (Array.isArray(this.data.problems)) return this.data.problems as Array<{ field: string; problem: string }>;
+    const field = typeof this.data.field === 'string' ? this.data.field : '';
+    return [{ field, problem: field && this.message.startsWith(`${field}: `) ? this.message.slice(field.length + 2) : this.message }];
   }
 }
 
@@ -44,7 +53,7 @@ export function createApi(root: HTMLElement = document.querySelector<HTMLElement
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const payload = (await res.json().catch(() => null)) as { data?: T; message?: string; code?: string } | null;
-    if (!res.ok) throw new ApiError(payload?.message ?? `The server answered ${res.status}.`, res.status, payload?.code ?? 'svc_error');
+    if (!res.ok) throw new ApiError(payload?.message ?? `The server answered ${res.status}.`, res.status, payload?.code ?? 'svc_error', (payload?.data ?? {}) as Record<string, unknown>);
     return payload?.data as T;
   };
   return {

@@ -149,6 +149,8 @@ export class DataPage {
       form.classList.toggle('custom', this.state.preset === 'custom');
     };
     sync();
+    // A refused range marks the start field invalid; any change to either day clears it, so Apply works again.
+    for (const input of [start, end]) input.addEventListener('input', () => start.setCustomValidity(''));
     select.addEventListener('change', () => {
       if (select.value === 'custom') {
         form.classList.add('custom');

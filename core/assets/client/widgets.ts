@@ -1,4 +1,4 @@
-import { clear, el, formatDuration, formatNumber, notice } from './dom';
+import { clear, el, formatDuration, formatNumber, labelCell, notice, tableBox } from './dom';
 
 export type Row = Record<string, string | number>;
 
@@ -37,12 +37,13 @@ export function renderTable(target: Element, spec: TableSpec, rows: Row[], onFil
     const text = spec.label ? spec.label(value) : value;
     const first =
       value && onFilter
-        ? el('button', { type: 'button', class: 'row-filter', title: `Filter by ${text}` }, text)
+        ? el('button', { type: 'button', class: 'row-filter' }, text)
         : el('span', { class: value ? '' : 'muted' }, text || '(none)');
     if (value && onFilter) first.addEventListener('click', () => onFilter(spec.dimension, value));
-    return el('tr', {}, el('td', {}, first), ...spec.columns.map((c) => el('td', { class: 'num' }, formatValue(row[c.key], c.format))));
+    const cell = labelCell(first, value && onFilter ? `Filter by ${text}` : text || '(none)');
+    return el('tr', {}, cell, ...spec.columns.map((c) => el('td', { class: 'num', 'data-label': c.label }, formatValue(row[c.key], c.format))));
   });
-  clear(target, el('table', {}, el('thead', {}, head), el('tbody', {}, ...body)));
+  clear(target, tableBox(head, body));
 }
 
 export interface CardSpec {

@@ -54,7 +54,18 @@ export class SummaryFolder {
 
   /** Folds every finished day that has raw hits, whatever its state. */
   async rebuild(progress?: (done: number, total: number) => void): Promise<number> {
-    const days = await this.finishedDays();
+    return this.foldDays(await this.finishedDays(), progress);
+  }
+
+  /** Folds the finished days from `from` to `to` (unix times) again, with or without raw hits left (after hits were removed). */
+  async refold(from: number, to: number, progress?: (done: number, total: number) => void): Promise<number> {
+    const yesterday = dayStart(this.clock.unix(), this.timezone) - 1;
+    const days: number[] = [];
+    for (let day = dayStart(from, this.timezone); day <= Math.min(to, yesterday); day = nextDay(day, this.timezone)) days.push(day);
+    return this.foldDays(days, progress);
+  }
+
+  private async foldDays(days: readonly number[], progress?: (done: number, total: number) => void): Promise<number> {
     const months = new Set<number>();
     for (const [i, day] of days.entries()) {
       await this.foldDay(day, false);

@@ -9,7 +9,9 @@ import { reportNotFound } from '../services/editor';
 import { queueLogs } from '../services/log-list';
 import { defaultInput } from '../services/report-input';
 import type { QueueLog, Report } from '../types';
+import { problemsOf } from '../../../core/field-problems';
 import { type FormValues, inputFromValues, splitAddresses, valuesFromBody, valuesOf } from './form';
+import { type FormErrors, formErrors } from './form-errors';
 import { scheduleLabel, statusLabel, statusTone, timeLabel } from './labels';
 
 const VIEWS = path.join(__dirname, '..', 'views', 'admin');
@@ -37,11 +39,11 @@ export function registerAdminPages(ctx: PluginContext, app: ReportsApp, actions:
     if (!report) throw reportNotFound(id);
     return report;
   };
-  const formPage = async (values: FormValues, report: Report | null, error: { field: string; message: string } | null, status?: number) =>
+  const formPage = async (values: FormValues, report: Report | null, errors: FormErrors, status?: number) =>
     view('form.ejs', report ? `Edit ${report.name}` : 'New report', {
       values,
       report,
-      error,
+      errors,
       formats: await app.editor.formats(),
       blocks: await app.builder.available(),
       frequencies: FREQUENCIES,
@@ -55,7 +57,8 @@ export function registerAdminPages(ctx: PluginContext, app: ReportsApp, actions:
       if (report) await actions.run('update', { report: { ...input, id: report.id } });
       else await actions.run('create', { report: input });
     } catch (err) {
-      if (isSvcError(err) && err.status === 400) return formPage(values, report, fieldError(err), 400);
+      const problems = problemsOf(err);
+      if (problems) return formPage(values, report, formErrors(problems, values), 400);
       throw err;
     }
     return { redirect: `${url('/reports')}?done=${report ? 'updated' : 'created'}` };
@@ -90,7 +93,7 @@ export function registerAdminPages(ctx: PluginContext, app: ReportsApp, actions:
     capability: 'manage_options',
     get: async () => {
       const blocks = (await app.builder.available()).map((b) => b.id).filter((id) => DEFAULT_BLOCKS.includes(id));
-      return formPage({ ...valuesOf(defaultInput(await app.editor.formats())), blocks }, null, null);
+      return formPage({ ...valuesOf(defaultInput(await app.editor.formats())), blocks }, null, {});
     },
     post: (req) => save(req, null),
   });
@@ -99,7 +102,7 @@ export function registerAdminPages(ctx: PluginContext, app: ReportsApp, actions:
     capability: 'manage_options',
     get: async (req) => {
       const report = await find(req);
-      return formPage(valuesOf(report), report, null);
+      return formPage(valuesOf(report), report, {});
     },
     post: async (req) => save(req, await find(req)),
   });
@@ -114,6 +117,8 @@ export function registerAdminPages(ctx: PluginContext, app: ReportsApp, actions:
         const { queue } = (await actions.run('send-test-report', { id: report.id, recipients: splitAddresses(recipients) })) as { queue: QueueLog | null };
         return previewPage(report, { result: queue, recipients });
       } catch (err) {
+        const problems = problemsOf(err);
+        if (problems) return previewPage(report, { error: Object.values(formErrors(problems, valuesOf(report))).flat().join(' '), recipients }, 400);
         if (isSvcError(err) && err.status < 500) return previewPage(report, { error: err.message, recipients }, err.status);
         throw err;
       }
@@ -149,8 +154,4 @@ function parseIdOr404(raw: string | undefined): number {
   } catch {
     throw reportNotFound(String(raw).slice(0, 40));
   }
-}
-
-function fieldError(err: { message: string; data?: Record<string, unknown> }): { field: string; message: string } {
-  return { field: typeof err.data?.field === 'string' ? err.data.field : '', message: err.message };
 }

@@ -92,7 +92,7 @@ export class BatchSender {
     }
     const outcome: Outcome = { sent: [], failed: [] };
     for (const email of recipients) {
-      if (!(await mailer.checkRecipientDomain(email))) {
+      if (!(await mailer.shouldSendTo(email))) {
         outcome.failed.push([email, 'its domain has no MX, A or AAAA record; skipped']);
         continue;
       }

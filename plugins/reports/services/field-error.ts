@@ -1,8 +1,8 @@
-import { badRequest, type SvcError } from '../../../core/errors';
+import type { SvcError } from '../../../core/errors';
+import { refused } from '../../../core/field-problems';
 
 /** A 400 that names the offending field, in the message and in `data.field`. */
-export const invalid = (field: string, message: string): SvcError =>
-  badRequest(`${field}: ${message}`, 'svc_invalid_param', { field });
+export const invalid = (field: string, message: string): SvcError => refused([{ field, problem: message }]);
 
 // Control characters other than tab and line breaks have no place in stored text.
 // eslint-disable-next-line no-control-regex

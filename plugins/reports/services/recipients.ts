@@ -1,5 +1,6 @@
 import { domainToASCII } from 'node:url';
 import { MAX_RECIPIENTS } from '../constants';
+import { type FieldProblem, refused } from '../../../core/field-problems';
 import { invalid } from './field-error';
 
 const LOCAL = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}$/;
@@ -18,18 +19,23 @@ export function normalizeEmail(raw: string): string | null {
   return `${local}@${domain}`;
 }
 
-/** A list of e-mail addresses, normalised and deduplicated (case-insensitively), at most `MAX_RECIPIENTS`. */
+/** A list of e-mail addresses, normalised and deduplicated (case-insensitively), at most `MAX_RECIPIENTS`; every bad address is named. */
 export function parseRecipients(raw: unknown, field = 'recipients'): string[] {
   if (!Array.isArray(raw)) throw invalid(field, 'must be an array of e-mail addresses');
   const seen = new Set<string>();
   const out: string[] = [];
+  const bad: FieldProblem[] = [];
   raw.forEach((item, i) => {
     const email = typeof item === 'string' ? normalizeEmail(item) : null;
-    if (!email) throw invalid(`${field}[${i}]`, 'is not a valid e-mail address');
+    if (!email) {
+      bad.push({ field: `${field}[${i}]`, problem: `${JSON.stringify(typeof item === 'string' ? item.slice(0, 80) : item)} is not a valid e-mail address` });
+      return;
+    }
     if (seen.has(email.toLowerCase())) return;
     seen.add(email.toLowerCase());
     out.push(email);
   });
+  if (bad.length) throw refused(bad);
   if (out.length > MAX_RECIPIENTS) throw invalid(field, `may hold at most ${MAX_RECIPIENTS} addresses`);
   return out;
 }

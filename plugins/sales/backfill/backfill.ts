@@ -19,18 +19,48 @@ export interface BackfillState {
   first_day: number;
   /** Days scheduled: from the first subscription's day to the day the backfill started. */
   total: number;
+  /** Days added up so far. */
   processed: number;
+  /** Listing the store's history, then adding it up day by day (absent in states of older versions: read as importing). */
+  phase?: 'import' | 'aggregate';
+  /** Pages of history listed so far. */
+  pages?: number;
+  /** Share of the history listed so far (0-1). */
+  listed?: number;
 }
 
+/** ecommerce.md §2.10, plus, while one runs, what the banner says: the phase and the integrations at work. */
 export interface BackfillProgress {
   is_processing: boolean;
+  /** 0-100 over the whole run: listing the history is the first half, adding it up the second. */
   progress: number;
   processed: number;
   total: number;
+  phase?: 'fetching' | 'adding_up';
+  integrations?: string[];
+}
+
+/** How the last backfill of an integration ended. */
+export interface BackfillOutcome {
+  outcome: 'finished' | 'abandoned';
+  at: number;
+  days: number;
+  message: string;
 }
 
 const stateOption = (id: string) => `svc_sales_backfill_${id}`;
+const outcomeOption = (id: string) => `svc_sales_backfill_last_${id}`;
 const MAX_ATTEMPTS = 5;
+const IDLE: BackfillProgress = { is_processing: false, progress: 0, processed: 0, total: 0 };
+
+/** The percentage of one run: the listing counts for the first half (a store without a total counts pages, nearing half), adding up for the second. */
+function percentDone(state: BackfillState): number {
+  if (state.phase !== 'aggregate') {
+    const pages = state.pages ?? 0;
+    return Math.floor(50 * Math.min(1, state.listed ?? pages / (pages + 1)));
+  }
+  return 50 + Math.floor(50 * Math.min(1, state.total > 0 ? state.processed / state.total : 1));
+}
 
 export interface BackfillDeps {
   db: Database;
@@ -56,17 +86,33 @@ export interface BackfillDeps {
 export class Backfill {
   constructor(private readonly deps: BackfillDeps) {}
 
-  /** Integrations without history to list (the ingestion API) aggregate as their events arrive: nothing to backfill. */
-  async start(integration: SubscriptionIntegration, earliest: number | null): Promise<void> {
+  /**
+   * Starts the backfill of an integration: `started`, `running` when one is
+   * under way already (it goes on, it is not started over), or `nothing` for
+   * an integration without history to list (the ingestion API and the demo
+   * aggregate as their events arrive) or without subscriptions.
+   */
+  async start(integration: SubscriptionIntegration, earliest: number | null): Promise<'started' | 'running' | 'nothing'> {
     const { clock, timezone, options, logger } = this.deps;
-    if (earliest === null || !integration.listSubscriptions) return;
+    if (earliest === null || !integration.listSubscriptions) return 'nothing';
     const first = DateTime.fromSeconds(earliest, { zone: timezone }).startOf('day');
     const today = DateTime.fromSeconds(clock.unix(), { zone: timezone }).startOf('day');
     const total = Math.max(1, Math.round(today.diff(first, 'days').days) + 1);
-    const state: BackfillState = { first_day: first.toSeconds(), total, processed: 0 };
-    await options.set(stateOption(integration.id), state, { autoload: false });
+    const state: BackfillState = { first_day: first.toSeconds(), total, processed: 0, phase: 'import', pages: 0 };
+    if (!(await options.add(stateOption(integration.id), state, { autoload: false }))) return 'running';
     logger.info({ integration: integration.id, days: total }, `subscription backfill of ${integration.id} started (${total} days)`);
     await this.schedule(integration.id, 'import', '', 0);
+    return 'started';
+  }
+
+  /** The state of the backfill of `id`, or null when none runs. */
+  async running(id: string): Promise<BackfillState | null> {
+    return (await this.deps.options.get<BackfillState>(stateOption(id))) ?? null;
+  }
+
+  /** How the last backfill of `id` ended, or null. */
+  async lastOutcome(id: string): Promise<BackfillOutcome | null> {
+    return (await this.deps.options.get<BackfillOutcome>(outcomeOption(id))) ?? null;
   }
 
   /** The action handler of one step. */
@@ -80,7 +126,7 @@ export class Backfill {
     } catch (err) {
       if (attempt + 1 >= MAX_ATTEMPTS) {
         this.deps.logger.error({ integration: id, phase, err }, `subscription backfill of ${id} abandoned: ${describeError(err)}`);
-        await this.deps.options.delete(stateOption(id));
+        await this.end(id, { outcome: 'abandoned', at: this.deps.clock.unix(), days: state.processed, message: describeError(err) });
         return;
       }
       this.deps.logger.warn({ integration: id, phase, attempt, err }, `subscription backfill step of ${id} failed; retrying`);
@@ -88,21 +134,34 @@ export class Backfill {
     }
   }
 
+  /** Progress of every running backfill together (§2.10); the percentage is the mean of the runs'. */
   async progress(): Promise<BackfillProgress> {
-    let processed = 0;
-    let total = 0;
+    const runs: Array<{ label: string; state: BackfillState }> = [];
     for (const integration of this.deps.integrations.all()) {
-      const state = await this.deps.options.get<BackfillState>(stateOption(integration.id));
-      if (!state) continue;
-      processed += state.processed;
-      total += state.total;
+      const state = await this.running(integration.id);
+      if (state) runs.push({ label: integration.label, state });
     }
-    if (total === 0) return { is_processing: false, progress: 0, processed: 0, total: 0 };
-    return { is_processing: true, progress: Math.min(100, Math.floor((processed / total) * 100)), processed, total };
+    if (runs.length === 0) return IDLE;
+    return {
+      is_processing: true,
+      progress: Math.floor(runs.reduce((sum, r) => sum + percentDone(r.state), 0) / runs.length),
+      processed: runs.reduce((sum, r) => sum + r.state.processed, 0),
+      total: runs.reduce((sum, r) => sum + r.state.total, 0),
+      phase: runs.some((r) => r.state.phase !== 'aggregate') ? 'fetching' : 'adding_up',
+      integrations: runs.map((r) => r.label),
+    };
+  }
+
+  /** The percentage of the backfill of `id`, or null when none runs. */
+  async percentOf(id: string): Promise<number | null> {
+    const state = await this.running(id);
+    return state ? percentDone(state) : null;
   }
 
   private async importPage(integration: SubscriptionIntegration, cursor: string, state: BackfillState): Promise<void> {
     const page = await integration.listSubscriptions!(cursor === '' ? null : cursor);
+    const listed = typeof page.listed === 'number' && page.listed >= 0 ? Math.min(1, page.listed) : undefined;
+    await this.deps.options.set(stateOption(integration.id), { ...state, phase: 'import', pages: (state.pages ?? 0) + 1, listed }, { autoload: false });
     for (let i = 0; i < page.events.length; i += MAX_EVENTS) {
       const result = await this.deps.ingestor.ingest(page.events.slice(i, i + MAX_EVENTS), { source: integration.id, aggregate: false });
       if (result.rejected.length) {
@@ -117,7 +176,7 @@ export class Backfill {
     const { timezone } = this.deps;
     const last = DateTime.fromSeconds(state.first_day, { zone: timezone }).plus({ days: state.total - 1 });
     const total = Math.round(last.diff(DateTime.fromSeconds(first, { zone: timezone }), 'days').days) + 1;
-    await this.deps.options.set(stateOption(integration.id), { first_day: first, total, processed: 0 }, { autoload: false });
+    await this.deps.options.set(stateOption(integration.id), { first_day: first, total, processed: 0, phase: 'aggregate' }, { autoload: false });
     await this.schedule(integration.id, 'aggregate', String(first), 0);
   }
 
@@ -141,13 +200,18 @@ export class Backfill {
     });
     const processed = done + days.length;
     if (processed >= state.total) {
-      await options.delete(stateOption(id));
+      await this.end(id, { outcome: 'finished', at: this.deps.clock.unix(), days: processed, message: '' });
       this.deps.logger.info({ integration: id }, `subscription backfill of ${id} finished`);
       return;
     }
-    await options.set(stateOption(id), { ...state, processed }, { autoload: false });
+    await options.set(stateOption(id), { ...state, phase: 'aggregate', processed }, { autoload: false });
     const next = DateTime.fromSeconds(days[days.length - 1]!, { zone: timezone }).plus({ days: 1 }).toSeconds();
     await this.schedule(id, 'aggregate', String(next), 0);
+  }
+
+  private async end(id: string, outcome: BackfillOutcome): Promise<void> {
+    await this.deps.options.set(outcomeOption(id), outcome, { autoload: false });
+    await this.deps.options.delete(stateOption(id));
   }
 
   private async schedule(id: string, phase: string, cursor: string, attempt: number, delay = 0): Promise<void> {

@@ -1,4 +1,4 @@
-import { clear, el, formatNumber, notice } from '../../../core/assets/client/dom';
+import { clear, el, formatNumber, notice, tableBox } from '../../../core/assets/client/dom';
 import type { DataPage, Section } from '../../../core/assets/client/page';
 import { BarChart } from './charts';
 import { money, percent } from './format';
@@ -84,7 +84,7 @@ export function subscriptionSections(params: (page: DataPage, extra?: Record<str
         const body = r.rows.map((row) =>
           el('tr', {}, el('th', { scope: 'row' }, row.id), ...row.data.map((p) =>
             p.y === null ? el('td', { class: 'num muted' }, '') : el('td', { class: `num heat${p.y >= 60 ? ' hot' : ''}`, style: `--heat:${(p.y / 100).toFixed(2)}`, title: `${p.count} subscribed` }, `${p.y} %`))));
-        clear(target, el('table', { class: 'retention' }, el('thead', {}, head), el('tbody', {}, ...body)));
+        clear(target, tableBox(head, body, 'data-table retention'));
       },
     },
     {

@@ -1,4 +1,4 @@
-import { clear, el, formatNumber, notice } from '../../../core/assets/client/dom';
+import { clear, el, formatNumber, labelCell, notice, tableBox } from '../../../core/assets/client/dom';
 import { money, percent } from './format';
 
 export interface Card {
@@ -53,6 +53,10 @@ export function renderRows(target: Element, columns: TableColumn[], rows: Array<
     return;
   }
   const head = el('tr', {}, ...columns.map((c, i) => el('th', { scope: 'col', class: i === 0 ? '' : 'num' }, c.label)));
-  const body = rows.map((row) => el('tr', {}, ...columns.map((c, i) => el('td', { class: i === 0 ? '' : 'num' }, cellText(row[c.key], i === 0 ? 'text' : c.format)))));
-  clear(target, el('table', {}, el('thead', {}, head), el('tbody', {}, ...body)));
+  const body = rows.map((row) => {
+    const [first, ...figures] = columns;
+    const label = cellText(row[first!.key], 'text');
+    return el('tr', {}, labelCell(label, label), ...figures.map((c) => el('td', { class: 'num', 'data-label': c.label }, cellText(row[c.key], c.format))));
+  });
+  clear(target, tableBox(head, body));
 }

@@ -14,10 +14,17 @@ export interface ActivationRecord {
 const activationOption = (id: string) => `svc_sales_integration_${id}`;
 const ID = /^[a-z][a-z0-9_-]{0,31}$/;
 
+/** Sources whose subscriptions arrive as events, without a store to list history from: the ingestion API and `svc demo`. */
+const LOCAL_SOURCES = [
+  { id: 'api', label: 'Ingestion API' },
+  { id: 'demo', label: 'Demo shop (svc demo)' },
+] as const;
+
 /**
- * Subscription integrations: the built-in `api` one (active once the
- * ingestion route received a subscription event) and those store plugins
- * register through the sales service.
+ * Subscription integrations: the built-in local ones (`api`, active once the
+ * ingestion route received a subscription event, and `demo`, while demo
+ * subscriptions exist) and those store plugins register through the sales
+ * service.
  */
 export class Integrations {
   private readonly byId = new Map<string, SubscriptionIntegration>();
@@ -27,12 +34,9 @@ export class Integrations {
     private readonly options: Options,
     private readonly logger: SvcLogger,
   ) {
-    this.register({
-      id: 'api',
-      label: 'Ingestion API',
-      isActive: async () => (await this.localEarliest('api')) !== null,
-      earliestSubscriptionDate: () => this.localEarliest('api'),
-    });
+    for (const { id, label } of LOCAL_SOURCES) {
+      this.register({ id, label, isActive: async () => (await this.localEarliest(id)) !== null, earliestSubscriptionDate: () => this.localEarliest(id) });
+    }
   }
 
   register(integration: SubscriptionIntegration): void {

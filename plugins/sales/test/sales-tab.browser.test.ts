@@ -78,4 +78,23 @@ describeBrowser('sales tab in Chromium with demo data', () => {
     ]);
     expect(problems).toEqual([]);
   }, 30_000);
+
+  it('shows a running backfill at the top of the page, with its progress, until it ends', async () => {
+    await tk.kernel.options.set('svc_sales_backfill_api', { first_day: 0, total: 200, processed: 50, phase: 'aggregate' }, { autoload: false });
+    await page.reload();
+    const banner = page.locator('[data-backfill]');
+    await banner.waitFor({ state: 'visible' });
+    await expect(banner.textContent()).resolves.toBe(
+      'Importing the subscription history from Ingestion API: 62 % (adding up 50 of 200 days). The subscription figures below are complete once it ends.',
+    );
+    await expect(page.locator('[data-backfill-bar]').evaluate((bar: HTMLProgressElement) => bar.value)).resolves.toBe(62);
+    const bannerTop = (await banner.boundingBox())!.y;
+    const cardsTop = (await page.locator('[data-sales-cards]').boundingBox())!.y;
+    expect(bannerTop).toBeLessThan(cardsTop);
+    expect(bannerTop).toBeLessThan(900);
+    await page.screenshot({ path: path.join(SHOTS, 'sales-backfill-banner.png'), timeout: STEP });
+    await tk.kernel.options.delete('svc_sales_backfill_api');
+    await banner.waitFor({ state: 'hidden', timeout: 20_000 });
+    expect(problems).toEqual([]);
+  }, 40_000);
 });

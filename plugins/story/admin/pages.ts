@@ -1,12 +1,12 @@
 import path from 'node:path';
 import type { AdminResult } from '../../../core/admin/admin';
-import { isSvcError } from '../../../core/errors';
+import { problemsOf } from '../../../core/field-problems';
 import type { PluginContext } from '../../../core/plugins/context';
 import type { StoryApp } from '../app';
 import { shareInputDeps } from '../routes/rest';
 import { DEFAULT_EXPIRATION, EXPIRATIONS, parseShareInput } from '../services/share-input';
 import type { ShareLink } from '../types';
-import { type ShareFormValues, emptyForm, shareBodyFromValues, valuesFromBody } from './form';
+import { type ShareFormValues, emptyForm, formProblems, shareBodyFromValues, shareFormErrors, valuesFromBody } from './form';
 
 const VIEW = path.join(__dirname, '..', 'views', 'admin', 'share.ejs');
 export const ADMIN_SCRIPT = 'plugins/story/client/share-admin.entry.ts';
@@ -15,7 +15,7 @@ const NOTICES: Readonly<Record<string, string>> = { revoked: 'The link was revok
 /** `/svc-admin/share` (`manage_svc_statistics`): make a link, copy it, see when each one expires, revoke it. */
 export function registerAdminPages(ctx: PluginContext, app: StoryApp): void {
   const timezone = ctx.config.timezone;
-  const page = async (values: ShareFormValues, extra: { created?: ShareLink | null; notice?: string; error?: { field: string; message: string } | null }, status?: number): Promise<AdminResult> => ({
+  const page = async (values: ShareFormValues, extra: { created?: ShareLink | null; notice?: string; errors?: Record<string, string> }, status?: number): Promise<AdminResult> => ({
     view: VIEW,
     title: 'Share links',
     status,
@@ -28,7 +28,7 @@ export function registerAdminPages(ctx: PluginContext, app: StoryApp): void {
       script: await ctx.assets.versionedUrl(ADMIN_SCRIPT),
       created: extra.created ?? null,
       notice: extra.notice ?? '',
-      error: extra.error ?? null,
+      errors: extra.errors ?? {},
       dateLabel: (unix: number) => new Date(unix * 1000).toLocaleString('en-GB', { timeZone: timezone, dateStyle: 'medium', timeStyle: 'short' }),
     },
   });
@@ -44,12 +44,15 @@ export function registerAdminPages(ctx: PluginContext, app: StoryApp): void {
     },
     post: async (req) => {
       const values = valuesFromBody(req.body);
+      const refusedForm = formProblems(values);
+      if (refusedForm.length) return page(values, { errors: shareFormErrors(refusedForm) }, 400);
       try {
         const link = await app.tokens.create(await parseShareInput(shareBodyFromValues(values), await shareInputDeps(ctx, app)));
         return { redirect: `${ctx.admin.url('/share')}?created=${link.token}` };
       } catch (err) {
-        if (!isSvcError(err) || err.status !== 400) throw err;
-        return page(values, { error: { field: typeof err.data?.field === 'string' ? err.data.field : '', message: err.message } }, 400);
+        const problems = problemsOf(err);
+        if (!problems) throw err;
+        return page(values, { errors: shareFormErrors(problems) }, 400);
       }
     },
   });

@@ -1,6 +1,6 @@
 import { createApi } from '../../../core/assets/client/api';
 import { type Series, TrafficChart } from '../../../core/assets/client/chart';
-import { clear, el, notice } from '../../../core/assets/client/dom';
+import { clear, el, labelCell, notice, tableBox } from '../../../core/assets/client/dom';
 import { countryName } from '../../../core/assets/client/page';
 import { type CardSpec, type Comparison, type Row, formatValue, renderCards, renderTable } from '../../../core/assets/client/widgets';
 import { type StoryBlock, storyBlock } from '../shared/blocks';
@@ -72,7 +72,7 @@ if (root) {
             return el('tr', {}, el('td', {}, String(e.label ?? field)), el('td', { class: 'num' }, value(obj(e.current))), el('td', { class: 'num' }, value(obj(e.previous))));
           });
         const head = el('tr', {}, el('th', { scope: 'col' }, ''), el('th', { scope: 'col', class: 'num' }, 'This period'), el('th', { scope: 'col', class: 'num' }, 'Previous period'));
-        clear(target, rows.length ? el('table', {}, el('thead', {}, head), el('tbody', {}, ...rows)) : notice('empty', EMPTY));
+        clear(target, rows.length ? tableBox(head, rows) : notice('empty', EMPTY));
         return;
       }
       case 'top': {
@@ -81,9 +81,9 @@ if (root) {
           const e = obj(entry);
           const current = obj(e.current);
           const name = String(current.product_name ?? current.campaign_name ?? current.device_name ?? (current.country_code ? countryName(String(current.country_code)) : ''));
-          return el('tr', {}, el('td', {}, String(e.label ?? '')), el('td', {}, name || '–'), el('td', { class: 'num' }, money(current, 'total_revenue')));
+          return el('tr', {}, el('td', {}, String(e.label ?? '')), labelCell(name || '–', name), el('td', { class: 'num' }, money(current, 'total_revenue')));
         });
-        clear(target, rows.length ? el('table', {}, el('tbody', {}, ...rows)) : notice('empty', EMPTY));
+        clear(target, rows.length ? tableBox(null, rows) : notice('empty', EMPTY));
         return;
       }
     }

@@ -74,7 +74,7 @@ export function createDashboardRouter(ctx: PluginContext, app: StoryApp): Router
         ...storyView(report, reports),
         host: new URL(ctx.config.baseUrl).host,
         token: link.token,
-        apiBase: ctx.config.apiBase,
+        apiPath: ctx.config.apiPath,
         style: await ctx.assets.versionedUrl(STORY_STYLE),
         script: await ctx.assets.versionedUrl(STORY_SCRIPT),
       });

@@ -2,6 +2,7 @@ import { type Series, TrafficChart } from '../../../core/assets/client/chart';
 import { clear, notice } from '../../../core/assets/client/dom';
 import { DataPage, type Section, countryName } from '../../../core/assets/client/page';
 import { type CardSpec, type Comparison, type Row, type TableSpec, renderCards, renderTable } from '../../../core/assets/client/widgets';
+import { startOnboarding } from './onboarding';
 
 const CARDS: CardSpec[] = [
   { metric: 'visitors', label: 'Visitors' },
@@ -86,4 +87,12 @@ if (root) {
   };
   void refreshLive();
   setInterval(refreshLive, 30_000);
+
+  const onboarding = root.querySelector<HTMLElement>('[data-onboarding]');
+  if (onboarding && !page.share) {
+    startOnboarding(onboarding, page.api, () => {
+      void page.load();
+      void refreshLive();
+    });
+  }
 }

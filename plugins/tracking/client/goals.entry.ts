@@ -1,5 +1,5 @@
-import { createApi } from '../../../core/assets/client/api';
-import { clear, el, notice } from '../../../core/assets/client/dom';
+import { ApiError, createApi } from '../../../core/assets/client/api';
+import { clear, el, notice, tableBox } from '../../../core/assets/client/dom';
 
 interface Goal {
   ID: number;
@@ -13,6 +13,26 @@ interface Goal {
 }
 
 const TYPES: Record<string, string> = { clicks: 'Click', views: 'In view', visits: 'Page visit', hook: 'Hook' };
+/** How a refused field is named next to it. */
+const FIELD_NAMES: Record<string, string> = { title: 'The title', type: 'The type', url: 'The page', selector: 'The selector', hook: 'The hook name', conversion_metric: 'The count' };
+
+/** Shows every refused field next to its form field; answers the problems no field of the form shows. */
+function showProblems(form: HTMLFormElement, problems: Array<{ field: string; problem: string }>): string[] {
+  for (const old of form.querySelectorAll('.field-error')) old.remove();
+  for (const box of form.querySelectorAll('.field.has-error')) box.classList.remove('has-error');
+  const rest: string[] = [];
+  for (const { field, problem } of problems) {
+    const box = form.querySelector<HTMLElement>(`[data-field="${CSS.escape(field)}"]`);
+    const text = `${FIELD_NAMES[field] ?? field} ${problem}.`;
+    if (!box) {
+      rest.push(text);
+      continue;
+    }
+    box.classList.add('has-error');
+    box.append(el('p', { class: 'field-error', role: 'alert' }, text));
+  }
+  return rest;
+}
 
 /** Goal management against the tracking plugin's `{api_base}/goals` CRUD. */
 function start(root: HTMLElement): void {
@@ -37,10 +57,11 @@ function start(root: HTMLElement): void {
         remove.addEventListener('click', () => {
           if (confirm(`Delete the goal "${g.title}"? Its recorded conversions are kept.`)) void act(() => api.send('DELETE', `/goals/${g.ID}`));
         });
-        return el('tr', {}, el('td', {}, g.title), el('td', {}, TYPES[g.type] ?? g.type), el('td', {}, target(g)), el('td', {}, g.status), el('td', {}, el('span', { class: 'goal-actions' }, toggle, remove)));
+        const cell = (label: string, ...content: Array<Node | string>) => el('td', { 'data-label': label }, ...content);
+        return el('tr', {}, cell('Title', g.title), cell('Type', TYPES[g.type] ?? g.type), cell('Target', el('span', { class: 'truncate', title: target(g) }, target(g))), cell('Status', g.status), el('td', {}, el('span', { class: 'goal-actions' }, toggle, remove)));
       });
       const head = el('tr', {}, ...['Title', 'Type', 'Target', 'Status', ''].map((h) => el('th', { scope: 'col' }, h)));
-      clear(list, el('table', {}, el('thead', {}, head), el('tbody', {}, ...rows)));
+      clear(list, tableBox(head, rows, 'stack'));
     } catch (err) {
       clear(list, notice('error', err instanceof Error ? err.message : 'Loading the goals failed.'));
     }
@@ -69,7 +90,13 @@ function start(root: HTMLElement): void {
       status: data.get('active') ? 'active' : 'inactive',
     };
     void act(async () => {
-      await api.send('POST', '/goals', body);
+      try {
+        await api.send('POST', '/goals', body);
+      } catch (err) {
+        if (!(err instanceof ApiError) || err.status !== 400) throw err;
+        throw new Error(showProblems(form, err.problems()).join(' ') || 'Nothing was added: fix what is marked above.');
+      }
+      showProblems(form, []);
       form.reset();
       message.textContent = `Goal "${body.title}" added.`;
     });

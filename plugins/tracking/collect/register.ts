@@ -13,6 +13,7 @@ import { TrackingOptionsBuilder } from '../options/tracking-options';
 import { registerSearch } from '../search/register';
 import { TransportStatusService } from '../status/transport-status';
 import { DomainWatch } from './domains';
+import { DropLog } from './drop-log';
 import { HitWriter } from './hit-writer';
 import { createInsertReturning } from './insert-returning';
 import { removeJunkBrowsers } from './junk-browsers';
@@ -23,12 +24,13 @@ import { TrackingConfigCache } from './tracking-config';
 import { AgentParser } from './user-agent';
 import { VisitorStates } from './visitor-state';
 
-/** Endpoints, pipeline, exclusions, goals, searches, external links and maintenance jobs of tracking.md. */
-export async function registerCollection(ctx: PluginContext): Promise<void> {
+/** Endpoints, pipeline, exclusions, goals, searches, external links and maintenance jobs of tracking.md; answers the log of dropped hits. */
+export async function registerCollection(ctx: PluginContext): Promise<DropLog> {
   const config = new TrackingConfigCache(ctx);
   await config.materialise();
   const goals = new GoalStore(ctx.db, ctx.options, ctx.clock);
   await goals.init();
+  const drops = new DropLog(ctx.db, ctx.clock, ctx.logger);
   const tracker = new Tracker({
     config,
     hooks: ctx.hooks,
@@ -43,8 +45,12 @@ export async function registerCollection(ctx: PluginContext): Promise<void> {
     writer: new HitWriter(ctx.db, await createInsertReturning(ctx.db), ctx.logger),
     goals,
     domains: new DomainWatch(ctx.options),
+    drops,
   });
-  ctx.onStop(() => tracker.settled());
+  ctx.onStop(async () => {
+    await tracker.settled();
+    await drops.settled();
+  });
 
   await registerGeo(ctx);
   const hookGoals = registerGoals(ctx, goals);
@@ -61,6 +67,9 @@ export async function registerCollection(ctx: PluginContext): Promise<void> {
     const removed = await removeJunkBrowsers(ctx.db, ctx.cache);
     if (removed.browsers > 0) ctx.logger.info(removed, 'junk browsers removed');
   });
+  ctx.hooks.addAction('svc_daily', async () => {
+    await drops.purge();
+  });
 
   const service: TrackingService = {
     track: (payload, request, time) => tracker.track(payload, request, time),
@@ -72,4 +81,5 @@ export async function registerCollection(ctx: PluginContext): Promise<void> {
     trackingOptions: (page) => options.build(page),
   };
   ctx.services.provide('tracking', service);
+  return drops;
 }

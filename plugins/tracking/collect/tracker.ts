@@ -17,6 +17,7 @@ import { KeyedLock } from './keyed-lock';
 import type { LookupIds } from './lookups';
 import { type HitPayload, sanitisePayload } from './payload';
 import type { RotatingSalt } from './rotating-salt';
+import type { DropLog } from './drop-log';
 import type { TrackingConfig, TrackingConfigCache } from './tracking-config';
 import type { AgentParser } from './user-agent';
 import type { VisitorStates } from './visitor-state';
@@ -49,6 +50,7 @@ export interface TrackerDeps {
   writer: HitWriter;
   goals: GoalStore;
   domains: DomainWatch;
+  drops: DropLog;
 }
 
 const header = (headers: IncomingHttpHeaders, name: string) => {
@@ -251,6 +253,7 @@ export class Tracker {
   }
 
   private drop(outcome: DropOutcome, hit: HitPayload | Record<string, unknown>, extra: Record<string, unknown> = {}): TrackResult {
+    this.d.drops.note(outcome, typeof hit.url === 'string' ? hit.url : '');
     if (this.d.debug) this.d.logger.info({ outcome, url: typeof hit.url === 'string' ? hit.url.slice(0, 300) : '', ...extra }, `hit dropped: ${outcome}`);
     return { recorded: false, outcome };
   }

@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { ANONYMOUS } from '../../../core/auth/types';
+import { redactUrl } from '../../../core/db/database';
 import { UsageError, parseCommandArgs } from '../../../core/cli/args';
 import type { CliIO } from '../../../core/cli/command';
 import type { PluginContext } from '../../../core/plugins/context';
 import type { Tracker } from '../collect/tracker';
 import type { GoalStore } from '../goals/goal-store';
 import type { SvcDemoVisit } from '../hooks';
+import { DemoMarks } from './demo-marks';
 import { DEMO_404S, DEMO_AGENTS, DEMO_PAGES, DEMO_REFERRERS, DEMO_SEARCHES, between, publicIp, seeded, weighted } from './demo-traffic';
 
 const DAY = 86_400;
@@ -24,13 +26,33 @@ function count(raw: string | undefined, name: string, fallback: number, max: num
   return Number(raw);
 }
 
-/** Demo goals, created once when the site has none. */
-async function demoGoals(goals: GoalStore): Promise<{ pricing: number; signup: number }> {
+/** Demo goals, created (and marked as demo rows) once when the site has none. */
+async function demoGoals(goals: GoalStore, marks: DemoMarks): Promise<{ pricing: number; signup: number }> {
   const existing = await goals.list();
   const find = (title: string) => existing.find((g) => g.title === title)?.ID;
-  const pricing = find('Viewed pricing') ?? (await goals.create({ title: 'Viewed pricing', type: 'visits', status: 'active', url: '/pricing/', page_id: 2 })).ID;
-  const signup = find('Clicked sign up') ?? (await goals.create({ title: 'Clicked sign up', type: 'clicks', status: 'active', selector: '#signup' })).ID;
+  const created = async (goal: Promise<{ ID: number }>) => {
+    const { ID } = await goal;
+    await marks.mark('goal', [ID]);
+    return ID;
+  };
+  const pricing = find('Viewed pricing') ?? (await created(goals.create({ title: 'Viewed pricing', type: 'visits', status: 'active', url: '/pricing/', page_id: 2 })));
+  const signup = find('Clicked sign up') ?? (await created(goals.create({ title: 'Clicked sign up', type: 'clicks', status: 'active', selector: '#signup' })));
   return { pricing, signup };
+}
+
+/** `svc demo --remove`: the marked demo rows of every plugin go, and the days they were on are folded again. */
+async function removeDemo(ctx: PluginContext, marks: DemoMarks, io: CliIO): Promise<number> {
+  const removal = await marks.remove((done, total) => io.progress(done, total, 'demo sessions removed'));
+  const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+  const report = await ctx.hooks.applyFilters('svc_demo_removal', [
+    `Removed ${count(removal.sessions, 'demo session')} with ${count(removal.pageviews, 'page view')}${removal.goals ? ` and ${count(removal.goals, 'demo goal')}` : ''}.`,
+  ]);
+  if (removal.span) {
+    const days = await ctx.statistics.refold(removal.span.from, removal.span.to, (done, total) => io.progress(done, total, 'days folded again'));
+    report.push(`Folded the statistics of ${days} day${days === 1 ? '' : 's'} again.`);
+  }
+  for (const line of report) io.out(line);
+  return 0;
 }
 
 /**
@@ -41,16 +63,24 @@ async function demoGoals(goals: GoalStore): Promise<{ pricing: number; signup: n
  */
 export function registerDemo(ctx: PluginContext, tracker: Tracker, goals: GoalStore): void {
   ctx.hooks.declareAction('svc_demo_generated', ['visits']);
+  ctx.hooks.declareFilter('svc_demo_removal', ['report']);
+  const marks = new DemoMarks(ctx.db, goals);
   ctx.cli.command({
     name: 'demo',
-    summary: 'Generate realistic traffic through the tracking pipeline',
-    usage: '[--days N] [--visitors N] [--seed N]  (visitors per day; defaults 14 and 40)',
+    summary: 'Generate realistic traffic through the tracking pipeline into this database, or remove it again',
+    usage: '[--days N] [--visitors N] [--seed N] | --remove  (visitors per day; defaults 14 and 40)',
     async run(args: string[], io: CliIO): Promise<number> {
-      const { values } = parseCommandArgs(args, ['days', 'visitors', 'seed'], { min: 0, max: 0 });
+      const { values } = parseCommandArgs(args, ['days', 'visitors', 'seed'], { min: 0, max: 0 }, ['remove']);
+      if (values.remove) {
+        if (values.days || values.visitors || values.seed) throw new UsageError('--remove takes no other option');
+        return removeDemo(ctx, marks, io);
+      }
       const days = count(values.days, 'days', 14, 366);
       const perDay = count(values.visitors, 'visitors', 40, 5_000);
       const random = seeded(values.seed ? count(values.seed, 'seed', 1, 2 ** 31) : randomBytes(4).readUInt32BE(0));
-      const goalIds = await demoGoals(goals);
+      io.err(`svc demo writes into the site's own database (${redactUrl(ctx.config.databaseUrl)}); \`svc demo --remove\` deletes exactly what it generated.`);
+      const goalIds = await demoGoals(goals, marks);
+      const sessions = new Set<number>();
       const site = new URL(ctx.config.baseUrl).origin;
       const returning: Visitor[] = [];
       const visits: SvcDemoVisit[] = [];
@@ -87,7 +117,10 @@ export function registerDemo(ctx: PluginContext, tracker: Tracker, goals: GoalSt
             },
             time,
           );
-          if (result.recorded) visits.push({ uid: visitor.uid, time, url, session: result.sessionId });
+          if (result.recorded) {
+            visits.push({ uid: visitor.uid, time, url, session: result.sessionId });
+            sessions.add(result.sessionId);
+          }
           for (let beats = between(random, 0, 3), b = 0; b < beats; b++) {
             const seconds = between(random, 5, 60);
             time += seconds;
@@ -113,6 +146,8 @@ export function registerDemo(ctx: PluginContext, tracker: Tracker, goals: GoalSt
           // A visitor twice in one chunk would interleave two sessions; run those later.
           await Promise.all(chunk.filter((p) => !seen.has(p.visitor.uid) && seen.add(p.visitor.uid)).map((p) => simulate(p.visitor, p.start)));
           for (const p of chunk.filter((p, n) => chunk.findIndex((q) => q.visitor.uid === p.visitor.uid) !== n)) await simulate(p.visitor, p.start);
+          await marks.mark('session', sessions);
+          sessions.clear();
           done += chunk.length;
           io.progress(done, total, 'visitors');
         }

@@ -48,7 +48,7 @@ export class GoalStore {
   }
 
   async create(body: unknown): Promise<Goal> {
-    const input = parseGoalInput(body, GOAL_DEFAULTS);
+    const input = parseGoalInput(body, GOAL_DEFAULTS, { creating: true });
     const row = { ...input, date_created: this.clock.unix() };
     const cols = Object.keys(row);
     const { id } = await this.db.insert(

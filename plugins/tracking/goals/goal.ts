@@ -1,4 +1,6 @@
+import { parse as parseSelector } from 'css-what';
 import { badRequest } from '../../../core/errors';
+import { FieldProblems, refused } from '../../../core/field-problems';
 import { cleanText } from '../collect/text';
 
 export const GOAL_TYPES = ['clicks', 'views', 'visits', 'hook'] as const;
@@ -54,72 +56,102 @@ export function toGoal(row: Record<string, unknown>): Goal {
   };
 }
 
+/** A refused goal field, in words a site owner understands next to the form field. */
+const refuse = (field: string, problem: string) => refused([{ field, problem }]);
+
 function choice<T extends string>(field: string, value: unknown, choices: readonly T[]): T {
   if (typeof value === 'string' && (choices as readonly string[]).includes(value)) return value as T;
-  throw badRequest(`${field}: must be one of ${choices.join(', ')}.`);
+  throw refuse(field, `must be one of ${choices.join(', ')}`);
 }
 
-function text(field: string, value: unknown, max: number, pattern?: RegExp): string {
-  if (typeof value !== 'string') throw badRequest(`${field}: must be text.`);
+function text(field: string, value: unknown, max: number, pattern?: { test: RegExp; problem: string }): string {
+  if (typeof value !== 'string') throw refuse(field, 'must be text');
   const clean = cleanText(value, max + 1);
-  if (clean.length > max) throw badRequest(`${field}: at most ${max} characters.`);
-  if (pattern && clean !== '' && !pattern.test(clean)) throw badRequest(`${field}: not a valid value.`);
+  if (clean.length > max) throw refuse(field, `must be at most ${max} characters`);
+  if (pattern && clean !== '' && !pattern.test.test(clean)) throw refuse(field, pattern.problem);
   return clean;
 }
 
 function uint(field: string, value: unknown): number {
   if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return value;
   if (typeof value === 'string' && /^\d{1,15}$/.test(value)) return Number(value);
-  throw badRequest(`${field}: must be a whole number of 0 or more.`);
+  throw refuse(field, 'must be a whole number of 0 or more');
 }
+
+/** A CSS selector the tracker can look for: it must parse (`>` is the child combinator), and it cannot carry markup. */
+function selector(value: unknown): string {
+  const clean = text('selector', value, 255, { test: /^[^<]*$/, problem: 'must not contain <' });
+  if (clean === '') return clean;
+  try {
+    parseSelector(clean);
+  } catch (err) {
+    throw refuse('selector', `is not a CSS selector (${err instanceof Error ? err.message : String(err)}), e.g. #signup or button.buy`);
+  }
+  return clean;
+}
+
+const URL_PATTERN = { test: /^(\*|\/\S*|https?:\/\/\S+)$/, problem: 'must be * for every page, a path that starts with / or a full address starting with https://' };
+const HOOK_PATTERN = { test: /^[A-Za-z0-9_.\-/]+$/, problem: 'may hold letters, digits and _ . - / only' };
 
 /**
  * Validates a goal body for create (every field optional, defaults apply) or
- * update (only the fields given). Unknown fields are refused.
+ * update (only the fields given). Unknown fields are refused. Click and view
+ * goals need a selector that parses (block goals get theirs from their uid);
+ * hook goals need a hook name. Every problem is named in one 400.
  */
-export function parseGoalInput(body: unknown, base: GoalInput): GoalInput {
+export function parseGoalInput(body: unknown, base: GoalInput, { creating = false } = {}): GoalInput {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw badRequest('The goal must be a JSON object.');
   const out: GoalInput = { ...base };
-  for (const [key, value] of Object.entries(body as Record<string, unknown>)) {
-    switch (key) {
-      case 'title':
-        out.title = text('title', value, 255);
-        break;
-      case 'type':
-        out.type = choice('type', value, GOAL_TYPES);
-        break;
-      case 'status':
-        out.status = choice('status', value, GOAL_STATUSES);
-        break;
-      case 'url':
-        out.url = text('url', value, 255, /^(\*|\/\S*|https?:\/\/\S+)$/) || '*';
-        break;
-      case 'page_id':
-        out.page_id = uint('page_id', value);
-        break;
-      case 'selector':
-        out.selector = text('selector', value, 255, /^[^<>]*$/);
-        break;
-      case 'hook':
-        out.hook = text('hook', value, 191, /^[A-Za-z0-9_.\-/]+$/);
-        break;
-      case 'conversion_metric':
-        out.conversion_metric = choice('conversion_metric', value, CONVERSION_METRICS);
-        break;
-      case 'block_goal':
-        out.block_goal = value === true || value === 1 || value === '1' ? 1 : value === false || value === 0 || value === '0' ? 0 : uint('block_goal', -1);
-        break;
-      case 'block_uid':
-        out.block_uid = text('block_uid', value, 64, /^[A-Za-z0-9_-]+$/);
-        break;
-      case 'ID':
-      case 'date_created':
-      case 'svc_nonce':
-        break;
-      default:
-        throw badRequest(`${key.slice(0, 40)}: not a goal field.`);
-    }
+  const problems = new FieldProblems();
+  const given = body as Record<string, unknown>;
+  for (const [key, value] of Object.entries(given)) {
+    problems.check(() => {
+      switch (key) {
+        case 'title':
+          out.title = text('title', value, 255);
+          break;
+        case 'type':
+          out.type = choice('type', value, GOAL_TYPES);
+          break;
+        case 'status':
+          out.status = choice('status', value, GOAL_STATUSES);
+          break;
+        case 'url':
+          out.url = text('url', value, 255, URL_PATTERN) || '*';
+          break;
+        case 'page_id':
+          out.page_id = uint('page_id', value);
+          break;
+        case 'selector':
+          out.selector = selector(value);
+          break;
+        case 'hook':
+          out.hook = text('hook', value, 191, HOOK_PATTERN);
+          break;
+        case 'conversion_metric':
+          out.conversion_metric = choice('conversion_metric', value, CONVERSION_METRICS);
+          break;
+        case 'block_goal':
+          out.block_goal = value === true || value === 1 || value === '1' ? 1 : value === false || value === 0 || value === '0' ? 0 : uint('block_goal', -1);
+          break;
+        case 'block_uid':
+          out.block_uid = text('block_uid', value, 64, { test: /^[A-Za-z0-9_-]+$/, problem: 'may hold letters, digits, _ and - only' });
+          break;
+        case 'ID':
+        case 'date_created':
+        case 'svc_nonce':
+          break;
+        default:
+          throw refuse(key.slice(0, 40), 'is not a goal field');
+      }
+    }, undefined);
   }
-  if (out.type === 'hook' && out.hook === '') throw badRequest('hook: required for goals of type hook.');
+  if (out.block_goal === 1 && out.block_uid !== '' && out.selector === '') out.selector = `[data-svc-goal="${out.block_uid}"]`;
+  const checksTarget = creating || 'type' in given || 'selector' in given || 'hook' in given;
+  if (checksTarget && (out.type === 'clicks' || out.type === 'views') && out.selector === '') {
+    problems.add('selector', `is needed for a ${out.type === 'clicks' ? 'click' : 'view'} goal: the element to watch, e.g. #signup or button.buy`);
+  }
+  if (checksTarget && out.type === 'hook' && out.hook === '') problems.add('hook', 'is needed for a hook goal');
+  problems.throwIfAny();
   return out;
 }

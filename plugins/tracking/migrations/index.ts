@@ -1,5 +1,7 @@
 import type { Migration } from '../../../core/db/migrator';
 import { searchesAndLinks } from './0001-searches-and-links';
+import { recentDrops } from './0002-recent-drops';
+import { demoRows } from './0003-demo-rows';
 
 /** Tables of the tracking plugin beyond the kernel's statistics schema, in order. */
-export const trackingMigrations: readonly Migration[] = [searchesAndLinks];
+export const trackingMigrations: readonly Migration[] = [searchesAndLinks, recentDrops, demoRows];

@@ -57,15 +57,38 @@ describe('goals (tracking.md §3.3 step 9, §4.1, §8.1)', () => {
       expect(res.body.success).toBe(false);
     }
     expect((await admin.post(`${tk.api}/goals`, { raw: '[1]', headers: { ...headers, 'content-type': 'application/json' } })).status).toBe(400);
+    expect((await admin.request('PATCH', `${tk.api}/goals/${goal.ID}`, { json: { selector: '' }, headers })).status).toBe(400);
     expect((await admin.get(`${tk.api}/goals/999999`, { headers })).status).toBe(404);
     expect((await admin.get(`${tk.api}/goals/abc`, { headers })).status).toBe(400);
     expect((await admin.delete(`${tk.api}/goals/${goal.ID}`, { headers })).body.data).toEqual({ deleted: true });
     expect((await admin.get(`${tk.api}/goals/${goal.ID}`, { headers })).status).toBe(404);
   });
 
+  it('refuses click and view goals without a selector, or with one that does not parse, naming every problem', async () => {
+    const headers = { 'x-svc-nonce': nonce };
+    const post = (goal: Record<string, unknown>) => admin.post(`${tk.api}/goals`, { json: goal, headers });
+    for (const type of ['clicks', 'views']) {
+      const res = await post({ title: 'No target', type });
+      expect(res.status).toBe(400);
+      expect(res.body.data).toEqual({ field: 'selector' });
+    }
+    expect((await post({ title: 'Default type' })).body.data).toEqual({ field: 'selector' });
+    for (const bad of ['#', 'a[', '>>', 'div::']) {
+      const res = await post({ title: 'Broken', type: 'clicks', selector: bad });
+      expect(res.status).toBe(400);
+      expect(res.body.message).toMatch(/^selector: is not a CSS selector \(.+\), e\.g\. #signup or button\.buy$/);
+    }
+    const several = await post({ title: 'Many', type: 'clicks', selector: 'a[', url: 'javascript:alert(1)', conversion_metric: 'hugs' });
+    expect(several.status).toBe(400);
+    expect(several.body.data.problems.map((p: { field: string }) => p.field)).toEqual(['selector', 'url', 'conversion_metric']);
+    expect(several.body.message).toContain('url: must be * for every page, a path that starts with / or a full address starting with https://');
+    expect((await rows(tk, 'goals', 'title IN (?, ?, ?, ?)', ['No target', 'Default type', 'Broken', 'Many'])).length).toBe(0);
+    expect((await post({ title: 'Fine', type: 'clicks', selector: 'button.buy > span:not(.icon)' })).status).toBe(200);
+  });
+
   it('records active client goals on page views and heartbeats, ignoring unknown, inactive and hook goals', async () => {
     const click = await create({ title: 'Buy', type: 'clicks', status: 'active', selector: '.buy' });
-    const inactive = await create({ title: 'Old', type: 'clicks', status: 'inactive' });
+    const inactive = await create({ title: 'Old', type: 'clicks', status: 'inactive', selector: '.old' });
     const hook = await create({ title: 'Hook', type: 'hook', status: 'active', hook: 'x' });
     await track(tk, pageview('https://site.example/shop/', 'buyer', { completed_goals: [click.ID, inactive.ID, hook.ID, 999999, 'x', -1] }));
     expect(await goalRows(click.ID)).toHaveLength(1);

@@ -85,12 +85,20 @@ describe('subscription backfill after WooCommerce is first activated', () => {
     const progressUrl = `${first.api}/get_action/ecommerce/get_subscriptions_backfill_progress`;
     const progress = async (tk: TestKernel) => (await (await adminClient(tk)).get(progressUrl.replace(first.api, tk.api))).body;
 
-    expect(await progress(first)).toEqual({ is_processing: true, progress: 0, processed: 0, total: 365 });
+    const running = { is_processing: true, processed: 0, total: 365, integrations: ['WooCommerce'] };
+    expect(await progress(first)).toEqual({ ...running, progress: 0, phase: 'fetching' });
     const pending = await first.kernel.scheduler.pending('svc_sales_backfill_batch');
     expect(pending.map((e) => e.args)).toEqual([['woocommerce', 'import', '', 0]]);
 
-    for (let i = 0; i < 5; i++) expect((await first.kernel.scheduler.runDue()).ran).toBe(1);
-    expect(await progress(first)).toEqual({ is_processing: true, progress: 16, processed: 60, total: 365 });
+    // Listing the store's three pages is the first half of the progress, adding up the days the second.
+    expect((await first.kernel.scheduler.runDue()).ran).toBe(1);
+    expect(await progress(first)).toEqual({ ...running, progress: 16, phase: 'fetching' });
+    expect((await first.kernel.scheduler.runDue()).ran).toBe(1);
+    expect(await progress(first)).toEqual({ ...running, progress: 33, phase: 'fetching' });
+    expect((await first.kernel.scheduler.runDue()).ran).toBe(1);
+    expect(await progress(first)).toEqual({ ...running, progress: 50, phase: 'adding_up' });
+    for (let i = 0; i < 2; i++) expect((await first.kernel.scheduler.runDue()).ran).toBe(1);
+    expect(await progress(first)).toEqual({ ...running, progress: 58, processed: 60, phase: 'adding_up' });
     const days = async (tk: TestKernel) =>
       tk.kernel.db.select<{ n: number; last: number }>(`SELECT COUNT(DISTINCT day) AS n, MAX(day) AS last FROM ${tk.kernel.db.quote(tk.kernel.db.table('subscription_days'))}`);
     const [partial] = await days(first);
@@ -143,14 +151,30 @@ describe('subscription backfill after WooCommerce is first activated', () => {
       expect((await admin.get(progressUrl)).body).toEqual({ is_processing: false, progress: 0, processed: 0, total: 0 });
       expect(tk.logs.some((l) => String(l.msg).includes('subscription backfill of woocommerce abandoned: WooCommerce answered 401'))).toBe(true);
 
+      expect(await tk.kernel.options.get('svc_sales_backfill_last_woocommerce')).toMatchObject({ outcome: 'abandoned', message: expect.stringContaining('WooCommerce answered 401') });
+
       await tk.kernel.settings.save({ svc_woocommerce_consumer_secret: 'cs' });
       const lines: string[] = [];
-      const cli = { out: (l: string) => void lines.push(l), err: (l: string) => void lines.push(l), progress: () => undefined };
+      const shown: number[] = [];
+      const cli = { out: (l: string) => void lines.push(l), err: (l: string) => void lines.push(l), progress: (done: number) => void shown.push(done) };
+      expect(await tk.kernel.commands.get('sales')!.run(['backfill', 'woocommerce', '--detach'], cli)).toBe(0);
+      expect(lines).toEqual([
+        'backfill of woocommerce started: 365 days',
+        'backfill of woocommerce scheduled: a running server works through it; `svc sales backfill woocommerce` follows it (or does the work itself)',
+      ]);
+      expect((await admin.get(progressUrl)).body).toMatchObject({ is_processing: true, progress: 0, phase: 'fetching' });
+      expect((await tk.kernel.scheduler.runDue()).ran).toBe(1);
+
+      // Run again while it runs: it says so, does not start over, and follows it to the end.
+      lines.length = 0;
       expect(await tk.kernel.commands.get('sales')!.run(['backfill', 'woocommerce'], cli)).toBe(0);
-      expect(lines).toEqual([`backfill of woocommerce scheduled: 365 days`]);
-      expect(await tk.kernel.commands.get('sales')!.run(['backfill', 'shopify'], cli).catch((e: Error) => e.message)).toMatch(/no integration named shopify/);
-      while ((await tk.kernel.scheduler.pending('svc_sales_backfill_batch')).length > 0) await tk.kernel.scheduler.runDue();
+      expect(lines).toEqual(['a backfill of woocommerce is already running (16 %); it is not started over.', 'backfill of woocommerce finished: 365 days of subscription history']);
+      expect(shown[0]).toBe(16);
+      expect(shown.at(-1)).toBe(100);
+      expect(shown).toEqual([...shown].sort((a, b) => a - b));
+      expect(await tk.kernel.scheduler.pending('svc_sales_backfill_batch')).toEqual([]);
       expect(await count(tk, 'subscriptions')).toBe(120);
+      expect(await tk.kernel.commands.get('sales')!.run(['backfill', 'shopify'], cli).catch((e: Error) => e.message)).toMatch(/no integration named shopify/);
     } finally {
       clock.set(NOW * 1000);
       await tk.close();

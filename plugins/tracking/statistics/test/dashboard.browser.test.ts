@@ -98,7 +98,8 @@ describe('statistics dashboard in a browser', () => {
     await page.selectOption('[data-goal-form] select[name=type]', 'hook');
     await page.click('[data-goal-form] button[type=submit]');
     await page.waitForFunction(() => (document.querySelector('[data-goal-message]')?.textContent ?? '').length > 0);
-    expect(await page.textContent('[data-goal-message]')).toBe('hook: required for goals of type hook.');
+    expect(await page.textContent('[data-goal-message]')).toBe('Nothing was added: fix what is marked above.');
+    expect(await page.textContent('[data-field="hook"] .field-error')).toBe('The hook name is needed for a hook goal.');
     expect(await page.textContent('[data-goal-list]')).not.toContain('Hook without a name');
   });
 

@@ -1,0 +1,96 @@
+import type { Database } from '../../../core/db/database';
+import type { GoalStore } from '../goals/goal-store';
+
+export type DemoKind = 'session' | 'goal';
+
+/** Rows marked or sessions deleted per statement. */
+const BATCH = 500;
+/** Per dialect: a mark written twice is kept once. */
+const INSERT_IGNORE = { mysql: 'INSERT IGNORE', sqlite: 'INSERT OR IGNORE' };
+
+export interface DemoRemoval {
+  sessions: number;
+  pageviews: number;
+  goals: number;
+  /** Unix times of the first and last demo hit removed, or null when there was none. */
+  span: { from: number; to: number } | null;
+}
+
+/**
+ * The rows `svc demo` generated in the tracking tables (`{prefix}svc_demo_rows`),
+ * and their removal: a demo session goes with its pageviews, goal
+ * completions, searches and outbound links; a demo goal goes once no
+ * completion of it is left. Real rows are never touched.
+ */
+export class DemoMarks {
+  constructor(
+    private readonly db: Database,
+    private readonly goals: GoalStore,
+  ) {}
+
+  private t(name: string): string {
+    return this.db.quote(this.db.table(name));
+  }
+
+  async mark(kind: DemoKind, ids: Iterable<number>): Promise<void> {
+    const all = [...ids];
+    for (let i = 0; i < all.length; i += BATCH) {
+      const chunk = all.slice(i, i + BATCH);
+      await this.db.execute(
+        `${INSERT_IGNORE[this.db.dialect]} INTO ${this.t('demo_rows')} (kind, row_id) VALUES ${chunk.map(() => '(?, ?)').join(', ')}`,
+        chunk.flatMap((id) => [kind, id]),
+      );
+    }
+  }
+
+  private async count(kind: DemoKind): Promise<number> {
+    const [row] = await this.db.select<{ n: number }>(`SELECT COUNT(*) AS n FROM ${this.t('demo_rows')} WHERE kind = ?`, [kind]);
+    return Number(row?.n ?? 0);
+  }
+
+  private async marked(kind: DemoKind, limit?: number): Promise<number[]> {
+    const rows = await this.db.select<{ row_id: number }>(
+      `SELECT row_id FROM ${this.t('demo_rows')} WHERE kind = ? ORDER BY row_id${limit ? ` LIMIT ${Math.trunc(limit)}` : ''}`,
+      [kind],
+    );
+    return rows.map((r) => Number(r.row_id));
+  }
+
+  /** Deletes every marked row, a batch of sessions per transaction (a run that stops half-way can be repeated). */
+  async remove(progress: (done: number, total: number) => void): Promise<DemoRemoval> {
+    const sessionMarks = `SELECT row_id FROM ${this.t('demo_rows')} WHERE kind = 'session'`;
+    const [totals] = await this.db.select<{ first: number | null; last: number | null }>(
+      `SELECT MIN(time) AS first, MAX(last_time) AS last FROM ${this.t('sessions')} WHERE ID IN (${sessionMarks})`,
+    );
+    const total = await this.count('session');
+    const removal: DemoRemoval = {
+      sessions: 0,
+      pageviews: 0,
+      goals: 0,
+      span: totals?.first === null || totals?.first === undefined ? null : { from: Number(totals.first), to: Number(totals.last) },
+    };
+    for (let ids = await this.marked('session', BATCH); ids.length > 0; ids = await this.marked('session', BATCH)) {
+      const list = ids.map(() => '?').join(', ');
+      await this.db.transaction(async (t) => {
+        const hits = `SELECT ID FROM ${this.t('statistics')} WHERE session_id IN (${list})`;
+        for (const joined of ['goal_statistics', 'statistics_searches', 'statistics_external_links']) {
+          await this.db.execute(`DELETE FROM ${this.t(joined)} WHERE statistic_id IN (${hits})`, ids, t);
+        }
+        removal.pageviews += await this.db.execute(`DELETE FROM ${this.t('statistics')} WHERE session_id IN (${list})`, ids, t);
+        removal.sessions += await this.db.execute(`DELETE FROM ${this.t('sessions')} WHERE ID IN (${list})`, ids, t);
+        await this.db.execute(`DELETE FROM ${this.t('demo_rows')} WHERE kind = 'session' AND row_id IN (${list})`, ids, t);
+      });
+      progress(total - (await this.count('session')), total);
+    }
+    for (const id of await this.marked('goal')) {
+      const [left] = await this.db.select<{ n: number }>(`SELECT COUNT(*) AS n FROM ${this.t('goal_statistics')} WHERE goal_id = ?`, [id]);
+      const exists = (await this.db.select(`SELECT ID FROM ${this.t('goals')} WHERE ID = ?`, [id])).length > 0;
+      if (exists && Number(left?.n ?? 0) === 0) {
+        await this.goals.delete(id);
+        removal.goals++;
+      }
+      await this.db.execute(`DELETE FROM ${this.t('demo_rows')} WHERE kind = 'goal' AND row_id = ?`, [id]);
+    }
+    return removal;
+  }
+}

@@ -1,0 +1,40 @@
+import { ok } from '../../../core/http/envelope';
+import type { PluginContext } from '../../../core/plugins/context';
+import type { DropLog, RecentDrop } from '../collect/drop-log';
+
+/** Rows of the recent-drops list. */
+export const RECENT_DROPS = 10;
+
+export interface Onboarding {
+  /** The first pageview ever recorded, or null while the site waits for one. */
+  first_hit: { time: number; page_url: string } | null;
+  /** The `<script>` line to copy into the site; null in headless mode. */
+  snippet: string | null;
+  /** Where a headless site sends its hits. */
+  track_url: string;
+  /** Hits that arrived lately but were not counted, newest first. */
+  drops: RecentDrop[];
+}
+
+/**
+ * `GET {api_base}/tracking/onboarding` (`view_svc_statistics`): what the
+ * statistics tab shows a site that has not counted a pageview yet.
+ */
+export function registerOnboardingRoute(ctx: PluginContext, drops: DropLog): void {
+  const statistics = ctx.db.quote(ctx.db.table('statistics'));
+  ctx.rest.route({
+    method: 'GET',
+    path: '/tracking/onboarding',
+    capability: 'view_svc_statistics',
+    handler: async () => {
+      const [first] = await ctx.db.select<{ time: number; page_url: string }>(`SELECT time, page_url FROM ${statistics} ORDER BY ID LIMIT 1`);
+      const answer: Onboarding = {
+        first_hit: first ? { time: Number(first.time), page_url: first.page_url } : null,
+        snippet: (await ctx.services.get('trackerScripts')?.snippet()) ?? null,
+        track_url: `${ctx.config.apiBase}/track`,
+        drops: await drops.recent(RECENT_DROPS),
+      };
+      return ok(answer);
+    },
+  });
+}
