@@ -15,7 +15,7 @@ import type { Capability, SvcUser } from './core/auth/types';
 
 // ---------------------------------------------------------------- tracking
 
-/** Outcome of a hit (tracking.md §3.1). */
+/** The hit type (tracking.md §3.1). */
 export type SvcHitType = 'create' | 'update';
 
 /** The hit after sanitising (tracking.md §2.1, §3.3 step 2), as passed to `svc_before_track_hit`. */

@@ -4,7 +4,7 @@ import { SvcError } from './errors';
 export type License = 'free' | 'creator' | 'business';
 export const LICENSES: readonly License[] = ['free', 'creator', 'business'];
 
-/** The operator contract of DESIGN.md §2, read once from the environment. */
+/** The environment of the README's "Configuration", read once from the environment. */
 export interface SvcConfig {
   port: number;
   /** `HOST`: the address to listen on; null listens on every interface. */

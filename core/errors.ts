@@ -1,6 +1,6 @@
 /**
  * Coded errors. Domain code throws them; the HTTP layer maps them once to
- * `{ success: false, code, message }` with `status` (DESIGN.md §3).
+ * `{ success: false, code, message }` with `status` (docs/errors.md).
  */
 export class SvcError extends Error {
   constructor(

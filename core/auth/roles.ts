@@ -1,6 +1,6 @@
 import { CAPABILITIES, type Capability, type RoleName } from './types';
 
-/** The role table of DESIGN.md §2. The viewer's reach is narrowed further per share token. */
+/** The roles and their capabilities (README, "Admin area, users and the REST API"). The viewer's reach is narrowed further per share token. */
 export const ROLES: Readonly<Record<RoleName, readonly Capability[]>> = Object.freeze({
   administrator: CAPABILITIES,
   editor: ['read', 'view_svc_statistics'],

@@ -1,4 +1,4 @@
-/** Capabilities of DESIGN.md §2, plus `read`: any signed-in account of a person (not the share viewer). */
+/** The capabilities roles grant (core/auth/roles.ts), plus `read`: any signed-in account of a person (not the share viewer). */
 export const CAPABILITIES = [
   'read',
   'view_svc_statistics',

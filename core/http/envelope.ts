@@ -5,7 +5,7 @@ export function ok<T>(data: T): { data: T; request_success: true; success: true 
   return { data, request_success: true, success: true };
 }
 
-/** DESIGN.md §3 error shape. */
+/** The error shape of docs/errors.md. */
 export function errorBody(err: SvcError): { success: false; code: string; message: string; data?: Record<string, unknown> } {
   return err.data ? { success: false, code: err.code, message: err.message, data: err.data } : { success: false, code: err.code, message: err.message };
 }

@@ -34,7 +34,7 @@ export function toSvcError(err: unknown): SvcError {
   return new SvcError('svc_internal_error', 'Something went wrong on the server; it has been logged.', 500);
 }
 
-/** JSON errors in DESIGN.md §3 shape, for the REST namespaces. */
+/** JSON errors in the shape of docs/errors.md, for the REST namespaces. */
 export function jsonErrorHandler(logger: SvcLogger): ErrorRequestHandler {
   return (err, req, res, next) => {
     const svcErr = toSvcError(err);

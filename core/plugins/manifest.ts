@@ -2,7 +2,7 @@ import type { License } from '../config';
 import type { Migration } from '../db/migrator';
 import type { PluginContext } from './context';
 
-/** What a plugin module exports (DESIGN.md §1). */
+/** What a plugin module exports (README, "Writing a plugin"). */
 export interface PluginManifest {
   /** Unique id, also the folder name of built-in plugins. */
   name: string;

@@ -12,7 +12,7 @@ export type DayOfWeek = (typeof DAYS_OF_WEEK)[number];
 export const WEEKS_OF_MONTH = [1, 2, 3, 4, -1] as const;
 export type WeekOfMonth = (typeof WEEKS_OF_MONTH)[number];
 
-/** Report date ranges of DESIGN.md §3; `custom` is written `custom:YYYY-MM-DD:YYYY-MM-DD`. */
+/** Report date ranges (README, "Reports"); `custom` is written `custom:YYYY-MM-DD:YYYY-MM-DD`. */
 export const DATE_RANGES = [
   'today',
   'yesterday',

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { loadConfig } from '../../core/config';
 
-describe('loadConfig (DESIGN.md §2 environment)', () => {
+describe('loadConfig (the README's environment)', () => {
   it('has the documented defaults', () => {
     const c = loadConfig({}, '/srv/svc');
     expect(c).toMatchObject({

@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon';
 import type { DeliveryStatus, Report, ReportStatus } from '../types';
 
-/** How the admin shows statuses; `sent` and `failed` are the UI aliases of DESIGN.md §3. */
+/** How the admin shows statuses; `sent` and `failed` are the aliases the admin shows. */
 export const STATUS_LABELS: Readonly<Record<ReportStatus, string>> = {
   processing: 'sending',
   sending_successful: 'sent',

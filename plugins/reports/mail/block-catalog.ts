@@ -22,8 +22,8 @@ interface BuiltinBlock {
 }
 
 /**
- * Data ids a report share session may call for each block id (§4.5, DESIGN.md
- * §3). Internal and not filterable: a block that is not listed has none.
+ * Data ids a report share session may call for each block id (§4.5).
+ * Internal and not filterable: a block that is not listed has none.
  */
 export const BLOCK_ENDPOINTS: Readonly<Record<string, readonly string[]>> = Object.freeze({
   compare: Object.freeze(['compare', 'insights']),

@@ -81,7 +81,7 @@ describe('date ranges', () => {
     expect(resolveDateRange(range, end)).toEqual({ start, end: last });
   });
 
-  it('accepts the ranges of DESIGN.md §3 and refuses anything else', () => {
+  it('accepts the documented ranges and refuses anything else', () => {
     expect(dateRangeProblem('last_week')).toBeNull();
     expect(dateRangeProblem('custom:2026-01-01:2026-01-31')).toBeNull();
     expect(dateRangeProblem('custom')).toMatch(/custom:YYYY-MM-DD:YYYY-MM-DD/);

@@ -2,7 +2,7 @@ import type { SvcMenuItem } from '../../../hooks';
 import type { Hooks } from '../../../core/hooks/registry';
 import { type ShareTab, isShareTab } from '../shared/constants';
 
-/** A dashboard tab a link can share now (§4.4 shareable tab entry, plus its admin page). */
+/** A dashboard tab a link can share now (§2.5 shareable tab entry, plus its admin page). */
 export interface ShareableTab {
   id: ShareTab;
   title: string;

@@ -2,7 +2,7 @@ import { describeError, isSvcError, unavailable } from '../../../core/errors';
 import type { SvcLogger } from '../../../core/logger';
 import type { TrackResult } from '../collect/tracker';
 
-/** DESIGN.md §3: a recorded or dropped hit answers 200; the drop reason shows in debug mode only. */
+/** A recorded or dropped hit answers 200; the drop reason shows in debug mode only. */
 export function trackResponse(result: TrackResult, debug: boolean): Record<string, unknown> {
   if (result.recorded || !debug) return { success: true };
   return { success: true, outcome: result.outcome };

@@ -11,7 +11,7 @@ import type { TrackerScriptsService } from './service';
 const escapeAttribute = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
 /**
- * The browser tracker (tracking.md §2.6, §3.4, §5; DESIGN.md URLs): the three
+ * The browser tracker (tracking.md §2.6, §3.4, §5; URLs in the README's "Tracking"): the three
  * scripts below `{base_url}/svc/js/`, the embed snippet `{base_url}/svc/embed.js`,
  * ghost files, the snippet line on the settings page and the `trackerScripts`
  * service (snippet, page typing).

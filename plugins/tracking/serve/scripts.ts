@@ -1,4 +1,4 @@
-/** The three tracker scripts: their browser entry points and the file names DESIGN.md serves them under. */
+/** The three tracker scripts: their browser entry points and the file names they are served under (README, "Tracking"). */
 export const SCRIPTS = {
   /** Cookie and private (cookieless) modes. */
   tracker: { entry: 'plugins/tracking/client/tracker/svc.entry.ts', file: 'svc.min.js' },

@@ -1,7 +1,7 @@
 import { type TestKernel, createTestKernel } from '../../../test/helpers/test-kernel';
 import { CHROME, beacon, count, pageview, rows, track } from './helpers';
 
-describe('tracking endpoints (tracking.md §4, DESIGN.md §3)', () => {
+describe('tracking endpoints (tracking.md §4, docs/errors.md)', () => {
   let tk: TestKernel;
   beforeAll(async () => {
     tk = await createTestKernel({ plugins: ['tracking'], env: { SVC_ALLOWED_ORIGINS: 'https://site.example' } });
