@@ -281,6 +281,7 @@ export class Kernel {
       services: {
         provide: (name, service) => defer(() => this.services.provide(name, service)),
         get: (name) => this.services.get(name),
+        require: (name) => this.services.require(name),
       },
       abilities: {
         registerCategory: (category) => defer(() => this.abilities.registerCategory(category)),

@@ -76,7 +76,7 @@ export interface PluginContext {
   /** The host abilities interface: categories and abilities for automation (REST and MCP). */
   readonly abilities: Pick<AbilitiesRegistry, 'registerCategory' | 'register' | 'unregister' | 'unregisterCategory'>;
   /** Services plugins offer each other by name (see core/plugins/services.ts). */
-  readonly services: Pick<ServiceRegistry, 'provide' | 'get'>;
+  readonly services: Pick<ServiceRegistry, 'provide' | 'get' | 'require'>;
   /** `svc <command>` additions (e.g. `svc demo`). */
   readonly cli: { command(def: CliCommand): void };
   /** The statistics query engine and the registry of data types and datatables (core/statistics). */

@@ -24,4 +24,11 @@ export class ServiceRegistry {
   get<K extends ServiceName>(name: K): SvcServices[K] | undefined {
     return this.services.get(name) as SvcServices[K] | undefined;
   }
+
+  /** The service a plugin cannot work without (its provider is in `requires`). */
+  require<K extends ServiceName>(name: K): SvcServices[K] {
+    const service = this.get(name);
+    if (service === undefined) throw new SvcError('SVC_ERR_SERVICE_MISSING', `service ${String(name)} is not provided by any loaded plugin`, 500);
+    return service;
+  }
 }

@@ -14,8 +14,7 @@ export default definePlugin({
   tier: 'business',
   requires: ['sales'],
   async register(ctx) {
-    const sales = ctx.services.get('sales');
-    if (!sales) throw new Error('the sales service is missing');
+    const sales = ctx.services.require('sales');
     const execute = datatableExecutor({ sales, limits: new AbilityRateLimits(ctx), timezone: ctx.statistics.timezone, logger: ctx.logger });
     const stop = await followFlag(() => abilitiesEnabled(ctx.options), statisticsAbilitiesSwitch(ctx.abilities, ctx.auth.users, execute), ctx.logger);
     ctx.onStop(stop);

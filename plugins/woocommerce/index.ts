@@ -17,8 +17,7 @@ export default definePlugin({
   tier: 'business',
   requires: ['sales'],
   register(ctx) {
-    const sales = ctx.services.get('sales');
-    if (!sales) throw new Error('the sales service is missing');
+    const sales = ctx.services.require('sales');
     for (const field of WOOCOMMERCE_SETTINGS) ctx.settings.register(field);
     const client = new WooClient(ctx.settings);
     registerWebhook(ctx, sales, client);

@@ -4,6 +4,7 @@ import { type TestKernel, createTestKernel } from '../helpers/test-kernel';
 declare module '../../core/plugins/services' {
   interface SvcServices {
     greeter: { greet(name: string): string };
+    absent: { never(): void };
   }
 }
 
@@ -38,10 +39,18 @@ const broken = definePlugin({
   },
 });
 
+const needy = definePlugin({
+  name: 'needy',
+  tier: 'free',
+  register(ctx) {
+    ctx.services.require('absent').never();
+  },
+});
+
 describe('services between plugins', () => {
   let tk: TestKernel;
   beforeAll(async () => {
-    tk = await createTestKernel({ inline: [broken, provider, consumer] });
+    tk = await createTestKernel({ inline: [broken, provider, consumer, needy] });
   });
   afterAll(() => tk.close());
 
@@ -49,5 +58,9 @@ describe('services between plugins', () => {
     const res = await tk.client().get(`${tk.api}/greet`);
     expect(res.body).toEqual({ text: 'hello world' });
     expect(tk.kernel.plugins.find((p) => p.name === 'broken-provider')).toMatchObject({ state: 'failed', code: 'SVC_ERR_PLUGIN_REGISTER' });
+  });
+
+  it('fails a plugin that requires a service nobody provides, with a code naming why', () => {
+    expect(tk.kernel.plugins.find((p) => p.name === 'needy')).toMatchObject({ state: 'failed', code: 'SVC_ERR_SERVICE_MISSING' });
   });
 });
