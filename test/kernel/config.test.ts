@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { loadConfig } from '../../core/config';
 
-describe('loadConfig (the README's environment)', () => {
+describe('loadConfig (the environment in the README)', () => {
   it('has the documented defaults', () => {
     const c = loadConfig({}, '/srv/svc');
     expect(c).toMatchObject({
