@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { splitDatabaseHosts } from './db/hosts';
 import { SvcError } from './errors';
 
 export type License = 'free' | 'creator' | 'business';
@@ -52,7 +53,8 @@ function trustProxy(v: string | undefined): boolean | number | string {
   return value;
 }
 
-const list = (v: string | undefined): string[] =>
+/** The items of a comma-separated setting, trimmed, empty ones left out. */
+export const commaList = (v: string | undefined): string[] =>
   (v ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 
 function fail(name: string, message: string): never {
@@ -95,6 +97,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   if (!/^(sqlite|mysql|mariadb):/.test(databaseUrl)) {
     fail('SVC_DATABASE_URL', 'must start with sqlite: or mysql:');
   }
+  if (!databaseUrl.startsWith('sqlite:')) {
+    try {
+      splitDatabaseHosts(databaseUrl);
+    } catch (err) {
+      fail('SVC_DATABASE_URL', (err as Error).message);
+    }
+  }
 
   const tablePrefix = env.SVC_TABLE_PREFIX ?? '';
   if (!/^[A-Za-z0-9_]*$/.test(tablePrefix)) fail('SVC_TABLE_PREFIX', 'letters, digits and _ only');
@@ -105,7 +114,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   const license = (env.SVC_LICENSE || 'free').toLowerCase() as License;
   if (!LICENSES.includes(license)) fail('SVC_LICENSE', 'must be free, creator or business');
 
-  const origins = list(env.SVC_ALLOWED_ORIGINS);
+  const origins = commaList(env.SVC_ALLOWED_ORIGINS);
   const allowedOrigins = origins.length === 0 || origins.includes('*') ? '*' : origins;
 
   return {
@@ -127,11 +136,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
         ? null
         : env.SVC_PLUGINS.trim() === 'none'
           ? []
-          : list(env.SVC_PLUGINS),
-    pluginPaths: list(env.SVC_PLUGIN_PATHS).map((p) => path.resolve(cwd, p)),
+          : commaList(env.SVC_PLUGINS),
+    pluginPaths: commaList(env.SVC_PLUGIN_PATHS).map((p) => path.resolve(cwd, p)),
     smtpUrl: env.SVC_SMTP_URL || null,
     mailFrom: env.SVC_MAIL_FROM || `svc@${base.hostname}`,
-    dnsServers: env.SVC_DNS_SERVERS ? list(env.SVC_DNS_SERVERS) : null,
+    dnsServers: env.SVC_DNS_SERVERS ? commaList(env.SVC_DNS_SERVERS) : null,
     admin: {
       user: env.SVC_ADMIN_USER || null,
       password: env.SVC_ADMIN_PASSWORD || null,

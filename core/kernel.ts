@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
+import type net from 'node:net';
 import path from 'node:path';
 import { AbilitiesRegistry } from './abilities/registry';
 import { createMcpRouter } from './abilities/mcp';
@@ -21,9 +22,11 @@ import { type Clock, SystemClock } from './clock';
 import { type SvcConfig, loadConfig } from './config';
 import { type Database, connectDatabase } from './db/database';
 import { runMigrations } from './db/migrator';
+import { RateLimiter } from './db/rate-limiter';
 import { HookRegistry } from './hooks/registry';
 import { HttpApp } from './http/app';
 import { FastPostRoutes } from './http/fast-post';
+import { DEFAULT_TIMEOUTS, type HttpTimeouts, applyTimeouts } from './http/timeouts';
 import { type ListeningAddress, describeListening } from './http/listen-address';
 import { requestContext } from './http/request-context';
 import { RestRouter } from './http/rest-router';
@@ -57,6 +60,8 @@ export interface KernelOptions {
   plugins?: readonly PluginManifest[];
   /** Writes the generated first-admin password; stdout by default. */
   announce?: (line: string) => void;
+  /** Connection timeouts other than the documented ones (tests use short ones). */
+  httpTimeouts?: Partial<HttpTimeouts>;
 }
 
 /**
@@ -81,6 +86,8 @@ export class Kernel {
   readonly assets: AssetService;
   /** Account changes that also end sign-ins and application passwords. */
   readonly accounts: Accounts;
+  /** Set from `KernelOptions.httpTimeouts` at boot. */
+  private httpTimeouts: Partial<HttpTimeouts> = {};
 
   private constructor(
     readonly config: SvcConfig,
@@ -92,6 +99,8 @@ export class Kernel {
     readonly transients: Transients,
     readonly cache: ObjectCache,
     readonly users: Users,
+    /** The budget of password checks the sign-in form, the Account page and HTTP Basic share. */
+    readonly loginLimiter: LoginLimiter,
     readonly appPasswords: ApplicationPasswords,
     readonly nonces: Nonces,
     readonly sessions: SessionStore,
@@ -114,7 +123,7 @@ export class Kernel {
     const config = opts.config ?? loadConfig(opts.env);
     const logger = opts.logger ?? createLogger();
     const clock = opts.clock ?? new SystemClock();
-    const db = await connectDatabase(config.databaseUrl, config.tablePrefix);
+    const db = await connectDatabase(config.databaseUrl, config.tablePrefix, logger.child({ service: 'db' }));
     try {
       await runMigrations(db, 'core', coreMigrations, logger);
       const hooks = new HookRegistry(logger);
@@ -124,7 +133,8 @@ export class Kernel {
         return (await options.get<string>(name))!;
       };
       const users = new Users(db, clock, hooks);
-      const appPasswords = new ApplicationPasswords(db, clock, users);
+      const limiter = new LoginLimiter(new RateLimiter(db, clock));
+      const appPasswords = new ApplicationPasswords(db, clock, users, limiter);
       const nonces = new Nonces(await secret('svc_nonce_secret'), clock, hooks);
       const sessions = createSessionStore(db, config, await secret('svc_session_secret'));
       const passport = createPassport(users, appPasswords);
@@ -149,6 +159,7 @@ export class Kernel {
         new Transients(db, clock),
         new ObjectCache(),
         users,
+        limiter,
         appPasswords,
         nonces,
         sessions,
@@ -160,6 +171,7 @@ export class Kernel {
         new Scheduler(db, hooks, clock, logger.child({ service: 'scheduler' }), config.timezone),
         mailer,
       );
+      kernel.httpTimeouts = opts.httpTimeouts ?? {};
       await kernel.setUp(opts);
       return kernel;
     } catch (err) {
@@ -178,16 +190,18 @@ export class Kernel {
   }
 
   /** Serves HTTP on `port` and `host` (default `PORT` and `HOST`) and starts the scheduler; resolves to the base URL actually bound. */
-  async listen(port = this.config.port, host = this.config.host ?? undefined): Promise<string> {
+  /** Serves on a port, or on a server already bound (tests reserve port 0 that way, so no other process can take it). */
+  async listen(port: number | net.Server = this.config.port, host = this.config.host ?? undefined): Promise<string> {
     const app = this.http.app;
     const fast = this.fastPost;
     const server = http.createServer((req, res) => {
       if (!fast.handle(req, res)) app(req, res);
     });
-    server.keepAliveTimeout = 65_000;
+    applyTimeouts(server, { ...DEFAULT_TIMEOUTS, ...this.httpTimeouts });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(port, host, () => resolve());
+      if (typeof port === 'number') server.listen(port, host, () => resolve());
+      else server.listen(port, () => resolve());
     });
     this.server = server;
     this.scheduler.start();
@@ -227,9 +241,8 @@ export class Kernel {
 
   private async setUp(opts: KernelOptions): Promise<void> {
     registerTrackingSettings(this.settings);
-    const limiter = await LoginLimiter.create(this.db);
-    registerLoginPages(this.admin, this.passport, limiter);
-    registerCore(this, limiter);
+    registerLoginPages(this.admin, this.passport, this.loginLimiter);
+    registerCore(this);
     await ensureFirstAdmin(this.users, this.config, this.logger, opts.announce ?? ((line) => process.stdout.write(`${line}\n`)));
     const selection = selectPlugins(this.config, opts.plugins ?? []);
     await loadPlugins(selection, {
@@ -257,6 +270,7 @@ export class Kernel {
       http: {
         mount: (p, router, options) => defer(() => this.http.mount(p, router, options)),
         fastPost: (route) => defer(() => this.fastPost.add(route)),
+        clientAddress: (headers, remoteAddress) => this.http.clientAddress(headers, remoteAddress),
         currentRequest: () => requestContext.current(),
         currentPrincipal: () => requestContext.principal(),
       },
@@ -271,7 +285,7 @@ export class Kernel {
       options: this.options,
       transients: this.transients,
       cache: this.cache,
-      settings: this.settings,
+      settings: this.settings.forPlugin(defer),
       scheduler: this.scheduler,
       mailer: this.mailer,
       clock: this.clock,

@@ -5,6 +5,21 @@ import { statisticsTables } from './0003-statistics';
 import { statisticsSummaries } from './0004-statistics-summaries';
 import { statisticsMonthRollups } from './0005-statistics-month-rollups';
 import { statisticsMonthTotals } from './0006-statistics-month-totals';
+import { rateLimits } from './0007-rate-limits';
+import { exactLogins } from './0008-exact-logins';
+import { appPasswordIds } from './0009-app-password-ids';
+import { statisticsConversionSketches } from './0010-statistics-conversion-sketches';
 
 /** The kernel's own schema, in order. Plugins list theirs in their manifest. */
-export const coreMigrations: readonly Migration[] = [coreTables, schedulerTables, statisticsTables, statisticsSummaries, statisticsMonthRollups, statisticsMonthTotals];
+export const coreMigrations: readonly Migration[] = [
+  coreTables,
+  schedulerTables,
+  statisticsTables,
+  statisticsSummaries,
+  statisticsMonthRollups,
+  statisticsMonthTotals,
+  rateLimits,
+  exactLogins,
+  appPasswordIds,
+  statisticsConversionSketches,
+];

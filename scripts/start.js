@@ -1,13 +1,13 @@
 #!/usr/bin/env node
-// `npm start`: builds when dist/ is missing or older than any source file, then serves.
-// V8 sizes its heap from the machine's memory and lets garbage pile up to it; unless the
-// operator chose a limit, the server runs with SVC_MAX_HEAP_MB (256) of old space, which
-// keeps the resident size near what is really in use. SVC_MAX_HEAP_MB may come from the
-// .env files the server reads, so they are read here first.
+// `npm start`: builds when dist/ is missing or older than any source file, then serves,
+// in a child process with the node flags of server-flags.js unless they are in force
+// already. SVC_MAX_HEAP_MB may come from the .env files the server reads, so they are
+// read here first.
 'use strict';
 const { spawn } = require('node:child_process');
 const path = require('node:path');
 const { isBuildStale } = require('./build-state');
+const { serverNodeFlags } = require('./server-flags');
 
 const root = path.resolve(__dirname, '..');
 const dist = path.join(root, 'dist', 'core');
@@ -18,16 +18,15 @@ function buildWhenStale() {
   require('./build.js');
 }
 
-const limited = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].some((a) => a.includes('--max-old-space-size'));
 buildWhenStale();
-if (!limited) {
+const given = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].join(' ');
+if (serverNodeFlags({}, given).length > 0) {
   try {
     require(path.join(dist, 'env-file.js')).applyEnvFiles(process.env);
   } catch {
     // The server reads the same files and reports the problem in one line.
   }
-  const heap = Number(process.env.SVC_MAX_HEAP_MB || 256);
-  const child = spawn(process.execPath, [`--max-old-space-size=${heap}`, __filename], { stdio: 'inherit' });
+  const child = spawn(process.execPath, [...serverNodeFlags(process.env, given), __filename], { stdio: 'inherit' });
   for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 } else {

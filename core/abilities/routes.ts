@@ -49,7 +49,7 @@ export function createAbilitiesRouter(registry: AbilitiesRegistry, deps: { users
     method: 'GET',
     path: '/abilities/:namespace/:name/run',
     capability: null,
-    nonce: true,
+    nonce: 'session',
     handler: (req) => {
       if (!describe(req).meta.annotations.readonly) {
         throw badRequest('This ability changes data: run it with POST.', 'ability_invalid_method');
@@ -61,7 +61,7 @@ export function createAbilitiesRouter(registry: AbilitiesRegistry, deps: { users
     method: 'POST',
     path: '/abilities/:namespace/:name/run',
     capability: null,
-    nonce: true,
+    nonce: 'session',
     handler: (req) => {
       describe(req);
       const body = (req.body ?? {}) as { input?: unknown };

@@ -161,6 +161,7 @@ export class AdminService {
     const error = toSvcError(err);
     if (error.status >= 500) this.deps.logger.error({ err, url: logUrl(req.originalUrl) }, 'admin page failed');
     if (res.headersSent) return;
+    if (typeof error.data?.retry_after === 'number') res.setHeader('Retry-After', String(error.data.retry_after));
     await this.render(req, res, path.join(VIEWS_DIR, 'error.ejs'), 'Error', { error }, error.status);
   }
 }

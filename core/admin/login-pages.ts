@@ -32,7 +32,7 @@ function signOut(req: AdminRequest): Promise<void> {
   );
 }
 
-/** The login form, its post (rate limited per login and address) and logout. */
+/** The login form, its post (each attempt counted per login and address before the password is checked) and logout. */
 export function registerLoginPages(admin: AdminService, passport: Authenticator, limiter: LoginLimiter): void {
   const form = (req: AdminRequest, error: string | null, status = 200): AdminResult => ({
     view: LOGIN_VIEW,
@@ -51,16 +51,13 @@ export function registerLoginPages(admin: AdminService, passport: Authenticator,
       if (login === '' || typeof req.body.pwd !== 'string' || req.body.pwd === '') {
         return form(req, 'Enter your user name and password.', 400);
       }
-      const wait = await limiter.retryAfter(login, ip);
+      const wait = await limiter.attempt(login, ip);
       if (wait > 0) {
         req.raw.res?.setHeader('Retry-After', String(wait));
         return form(req, `Too many failed attempts. Try again in ${Math.ceil(wait / 60)} minutes.`, 429);
       }
       const user = await authenticate(passport, req);
-      if (!user) {
-        await limiter.failed(login, ip);
-        return form(req, 'The user name or password is not right.', 401);
-      }
+      if (!user) return form(req, 'The user name or password is not right.', 401);
       await limiter.succeeded(login, ip);
       await signIn(req, user);
       return { redirect: safeRedirect(admin, req.body.redirect_to) };

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { type Request, type Response, Router } from 'express';
+import { IMMUTABLE, REVALIDATE, sendCached } from '../http/cached-response';
 import type { SvcLogger } from '../logger';
 import { ROOT_DIR } from '../paths';
 import { type Bundle, MANIFEST, type ManifestEntry, assetName, bundle } from './bundler';
@@ -24,7 +25,6 @@ export interface AssetsApi {
 }
 
 const TYPES: Record<string, string> = { js: 'application/javascript; charset=utf-8', css: 'text/css; charset=utf-8' };
-const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 interface Registered {
   entry: string;
@@ -118,20 +118,9 @@ export class AssetService {
 
   private async serve(asset: Registered, req: Request, res: Response): Promise<void> {
     const built = await this.load(asset);
-    const etag = `"${built.hash}"`;
-    res.setHeader('ETag', etag);
-    res.setHeader('Cache-Control', req.query.v === built.hash ? IMMUTABLE : 'public, max-age=0, must-revalidate');
-    res.setHeader('Content-Type', TYPES[built.ext] ?? 'application/octet-stream');
-    res.setHeader('Vary', 'Accept-Encoding');
-    if (req.headers['if-none-match'] === etag) {
-      res.status(304).end();
-      return;
-    }
-    if (/\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) {
-      res.setHeader('Content-Encoding', 'gzip');
-      res.send(built.gzipped);
-      return;
-    }
-    res.send(built.code);
+    sendCached(req, res, { code: built.code, gzipped: built.gzipped, etag: `"${built.hash}"` }, {
+      cacheControl: req.query.v === built.hash ? IMMUTABLE : REVALIDATE,
+      contentType: TYPES[built.ext] ?? 'application/octet-stream',
+    });
   }
 }

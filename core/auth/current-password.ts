@@ -12,12 +12,11 @@ export type CurrentPasswordCheck = { ok: true } | { ok: false; retryAfter: numbe
  * budget is spent, 0 for a plain wrong password.
  */
 export async function checkCurrentPassword(limiter: LoginLimiter, users: Users, user: SvcUser, password: string, ip: string): Promise<CurrentPasswordCheck> {
-  const wait = await limiter.retryAfter(user.login, ip);
+  const wait = await limiter.attempt(user.login, ip);
   if (wait > 0) return { ok: false, retryAfter: wait };
   if (password !== '' && (await users.authenticate(user.login, password))?.id === user.id) {
     await limiter.succeeded(user.login, ip);
     return { ok: true };
   }
-  await limiter.failed(user.login, ip);
   return { ok: false, retryAfter: 0 };
 }

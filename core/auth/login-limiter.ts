@@ -1,46 +1,33 @@
-import type { RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { Database } from '../db/database';
-import { createRateLimiter, RateLimiterRes } from '../db/rate-limiter';
+import type { RateLimit, RateLimiter } from '../db/rate-limiter';
+import { normaliseLogin } from './login-names';
+
+/** Password checks per login and address: 5 in each 15 minutes (README, "Limits"). */
+export const PER_LOGIN: RateLimit = { name: 'login', max: 5, window: 15 * 60 };
+/** Password checks per address, whatever the login: 30 in each hour (README, "Limits"). */
+export const PER_ADDRESS: RateLimit = { name: 'login_ip', max: 30, window: 60 * 60 };
 
 /**
- * Failed sign-ins are counted per login and address (5 per 15 minutes) and per
- * address (30 per hour), in the database so that app nodes share the count.
+ * The budget of password checks that the sign-in form, the current-password
+ * check and HTTP Basic share. Each attempt is counted before its password is
+ * looked at, so concurrent guesses cannot all slip in; a right password hands
+ * its attempt back. The login part of the key is the normalised name, so
+ * look-alike spellings draw from the same budget.
  */
 export class LoginLimiter {
-  private constructor(
-    private readonly perLogin: RateLimiterAbstract,
-    private readonly perIp: RateLimiterAbstract,
-  ) {}
+  constructor(private readonly limiter: RateLimiter) {}
 
-  static async create(db: Database): Promise<LoginLimiter> {
-    const [perLogin, perIp] = await Promise.all([
-      createRateLimiter(db, { keyPrefix: 'login', points: 5, duration: 15 * 60, blockDuration: 15 * 60 }),
-      createRateLimiter(db, { keyPrefix: 'login_ip', points: 30, duration: 60 * 60, blockDuration: 60 * 60 }),
-    ]);
-    return new LoginLimiter(perLogin, perIp);
+  /** Counts an attempt; answers the seconds to wait when a budget is spent, else 0 (go ahead and check). */
+  async attempt(login: string, ip: string): Promise<number> {
+    const counts = await Promise.all([this.limiter.hit(PER_LOGIN, this.key(login, ip)), this.limiter.hit(PER_ADDRESS, ip)]);
+    return Math.max(0, ...counts.filter((c) => !c.allowed).map((c) => c.retryAfter));
   }
 
-  /** Seconds the caller must wait, or 0 when an attempt is allowed. */
-  async retryAfter(login: string, ip: string): Promise<number> {
-    const [a, b] = await Promise.all([this.perLogin.get(this.key(login, ip)), this.perIp.get(ip)]);
-    const blocked = [
-      a && a.consumedPoints >= 5 ? a.msBeforeNext : 0,
-      b && b.consumedPoints >= 30 ? b.msBeforeNext : 0,
-    ];
-    return Math.ceil(Math.max(...blocked) / 1000);
-  }
-
-  async failed(login: string, ip: string): Promise<void> {
-    await Promise.all([this.perLogin.consume(this.key(login, ip), 1), this.perIp.consume(ip, 1)]).catch((err: unknown) => {
-      if (!(err instanceof RateLimiterRes)) throw err;
-    });
-  }
-
+  /** The password was right: the login starts afresh and the address gets its attempt back. */
   async succeeded(login: string, ip: string): Promise<void> {
-    await this.perLogin.delete(this.key(login, ip));
+    await Promise.all([this.limiter.reset(PER_LOGIN, this.key(login, ip)), this.limiter.giveBack(PER_ADDRESS, ip)]);
   }
 
   private key(login: string, ip: string): string {
-    return `${login.toLowerCase()}_${ip}`;
+    return `${normaliseLogin(login)}_${ip}`;
   }
 }

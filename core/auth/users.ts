@@ -1,9 +1,10 @@
-import type { Transaction } from 'sequelize';
+import { type Transaction, UniqueConstraintError } from 'sequelize';
 import type { Clock } from '../clock';
 import type { Database } from '../db/database';
 import { badRequest, conflict, notFound } from '../errors';
 import type { PluginHooks } from '../hooks/registry';
-import { hashPassword, verifyPassword } from './passwords';
+import { couldBeLogin, normaliseLogin } from './login-names';
+import { hashPassword, verifyNobody, verifyPassword } from './passwords';
 import { ASSIGNABLE_ROLES, isRole, roleHas } from './roles';
 import type { Capability, RoleName, SvcUser } from './types';
 
@@ -76,12 +77,19 @@ export class Users {
     if (input.email && !EMAIL_RE.test(input.email)) throw badRequest('email: not an e-mail address', 'svc_invalid_email');
     if (!isRole(input.role)) throw badRequest(`role: unknown role ${String(input.role)}`, 'svc_invalid_role');
     if (!input.system) weakPassword(input.password);
-    if (await this.findByLogin(input.login)) throw conflict(`user ${input.login} already exists`, 'svc_user_exists');
+    const taken = await this.loginLike(input.login);
+    if (taken) throw conflict(taken === input.login ? `user ${input.login} already exists` : `login ${input.login} is too close to the existing ${taken}`, 'svc_user_exists');
     const pass = input.system ? '!' : await hashPassword(input.password);
-    const { id } = await this.db.insert(
-      `INSERT INTO ${this.t} (user_login, user_email, user_pass, role, display_name, is_system, user_registered) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-      [input.login, input.email ?? '', pass, input.role, input.displayName ?? input.login, Boolean(input.system), this.clock.unix()],
-    );
+    const { id } = await this.db
+      .insert(
+        `INSERT INTO ${this.t} (user_login, user_email, user_pass, role, display_name, is_system, user_registered) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+        [input.login, input.email ?? '', pass, input.role, input.displayName ?? input.login, Boolean(input.system), this.clock.unix()],
+      )
+      .catch((err: unknown) => {
+        // Another request or node created the same login since the look-up above.
+        if (err instanceof UniqueConstraintError) throw conflict(`user ${input.login} already exists`, 'svc_user_exists');
+        throw err;
+      });
     return {
       id,
       login: input.login,
@@ -102,7 +110,15 @@ export class Users {
     return row ? toUser(row) : null;
   }
 
+  /** The existing login that `login` only differs from in case (new logins are ASCII, so that is their normalised form), or null. */
+  private async loginLike(login: string): Promise<string | null> {
+    const [row] = await this.db.select<{ user_login: string }>(`SELECT user_login FROM ${this.t} WHERE LOWER(user_login) = ?`, [normaliseLogin(login)]);
+    return row?.user_login ?? null;
+  }
+
+  /** The user whose login is exactly `login` (no case or accent folding on either dialect). */
   async findByLogin(login: string): Promise<SvcUser | null> {
+    if (!couldBeLogin(login)) return null;
     const [row] = await this.db.select<UserRow>(`SELECT * FROM ${this.t} WHERE user_login = ?`, [login]);
     return row ? toUser(row) : null;
   }
@@ -111,12 +127,12 @@ export class Users {
     return (await this.db.select<UserRow>(`SELECT * FROM ${this.t} WHERE is_system = ? ORDER BY ID`, [false])).map(toUser);
   }
 
-  /** The user when `password` is right and the account may sign in with one. */
+  /** The user when `password` is right and the account may sign in with one; one hash either way, so the answer does not tell whether the login exists. */
   async authenticate(login: string, password: string): Promise<SvcUser | null> {
-    const [row] = await this.db.select<UserRow>(`SELECT * FROM ${this.t} WHERE user_login = ?`, [login]);
-    if (!row) return null;
-    const user = toUser(row);
-    return !user.system && (await verifyPassword(password, row.user_pass)) ? user : null;
+    const [row] = couldBeLogin(login) ? await this.db.select<UserRow>(`SELECT * FROM ${this.t} WHERE user_login = ?`, [login]) : [];
+    const user = row ? toUser(row) : null;
+    if (!row || !user || user.system) return verifyNobody(password).then(() => null);
+    return (await verifyPassword(password, row.user_pass)) ? user : null;
   }
 
   async setPassword(id: number, password: string): Promise<void> {

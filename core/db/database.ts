@@ -2,6 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Sequelize, type Options, type QueryOptions, QueryTypes, Transaction } from 'sequelize';
 import { SvcError, describeError } from '../errors';
+import type { SvcLogger } from '../logger';
+import { type DirectDatabase, createDirect } from './direct';
+import { installFailover } from './failover';
+import { splitDatabaseHosts } from './hosts';
+import { retryStatement, retryTransaction } from './retry';
 
 export type Dialect = 'sqlite' | 'mysql';
 
@@ -10,6 +15,8 @@ export interface Database {
   readonly sequelize: Sequelize;
   readonly dialect: Dialect;
   readonly prefix: string;
+  /** The driver itself, for the fixed statements of a hot path (see direct.ts); everything else uses the methods below. */
+  readonly direct: DirectDatabase;
   /** `{prefix}svc_<name>`: the one way to spell a table name. */
   table(name: string): string;
   /** Quotes an identifier (table or column name) for the active dialect. */
@@ -24,7 +31,10 @@ export interface Database {
    * Runs `work` in a transaction. `writes: true` takes SQLite's write lock at
    * the start (BEGIN IMMEDIATE), so a transaction that reads, then writes
    * waits its turn instead of failing with SQLITE_BUSY; MySQL locks rows as
-   * the statements ask (`FOR UPDATE`).
+   * the statements ask (`FOR UPDATE`). On MariaDB/MySQL a transaction that
+   * loses a deadlock or a Galera certification conflict, or whose server
+   * goes away before its COMMIT, runs again from the start (so `work` must
+   * have no effects outside the database); see core/db/retry.ts.
    */
   transaction<T>(work: (t: Transaction) => Promise<T>, options?: { writes?: boolean }): Promise<T>;
   close(): Promise<void>;
@@ -58,16 +68,17 @@ function configureSqliteConnections(sequelize: Sequelize): void {
   };
 }
 
-function createSequelize(url: string): { sequelize: Sequelize; dialect: Dialect } {
+function createSequelize(url: string, logger?: SvcLogger): { sequelize: Sequelize; dialect: Dialect; storage: string } {
   const common: Options = { logging: false, benchmark: false };
   if (url.startsWith('sqlite:')) {
     const storage = sqliteStorage(url);
     if (storage !== ':memory:') fs.mkdirSync(path.dirname(storage), { recursive: true });
     const sequelize = new Sequelize({ ...common, dialect: 'sqlite', storage, pool: { max: 1, min: 0 } });
     configureSqliteConnections(sequelize);
-    return { sequelize, dialect: 'sqlite' };
+    return { sequelize, dialect: 'sqlite', storage };
   }
-  const sequelize = new Sequelize(url.replace(/^mariadb:/, 'mysql:'), {
+  const { hosts, url: first } = splitDatabaseHosts(url);
+  const sequelize = new Sequelize(first.replace(/^mariadb:/, 'mysql:'), {
     ...common,
     dialect: 'mysql',
     timezone: '+00:00',
@@ -75,15 +86,20 @@ function createSequelize(url: string): { sequelize: Sequelize; dialect: Dialect 
     dialectOptions: { charset: 'utf8mb4', connectTimeout: 10_000, supportBigNumbers: true, bigNumberStrings: false },
     define: { charset: 'utf8mb4', collate: 'utf8mb4_unicode_ci' },
   });
-  return { sequelize, dialect: 'mysql' };
+  installFailover(sequelize, hosts, (from, to, why) =>
+    logger?.warn({ from: `${from.host}:${from.port}`, to: `${to.host}:${to.port}`, why }, `database server ${from.host}:${from.port} went away; using ${to.host}:${to.port}`),
+  );
+  return { sequelize, dialect: 'mysql', storage: '' };
 }
 
 /**
- * Opens the database of `SVC_DATABASE_URL`. An unreachable database throws one
- * `SVC_ERR_DB_UNREACHABLE` error whose message names the (redacted) URL.
+ * Opens the database of `SVC_DATABASE_URL` (for MariaDB/MySQL, a list of
+ * servers to fail over between; core/db/failover.ts). An unreachable
+ * database throws one `SVC_ERR_DB_UNREACHABLE` error whose message names
+ * the (redacted) URL.
  */
-export async function connectDatabase(url: string, prefix: string): Promise<Database> {
-  const { sequelize, dialect } = createSequelize(url);
+export async function connectDatabase(url: string, prefix: string, logger?: SvcLogger): Promise<Database> {
+  const { sequelize, dialect, storage } = createSequelize(url, logger);
   try {
     await sequelize.authenticate();
     if (dialect === 'sqlite') await sequelize.query('PRAGMA journal_mode=WAL');
@@ -97,31 +113,52 @@ export async function connectDatabase(url: string, prefix: string): Promise<Data
     replacements: replacements as QueryOptions['replacements'],
     transaction,
   });
+  /** A statement of its own is retried as core/db/retry.ts says; inside a transaction the transaction is. */
+  const statement = <T>(transaction: Transaction | undefined, read: boolean, run: () => Promise<T>) =>
+    transaction || dialect === 'sqlite' ? run() : retryStatement(run, { read });
+
+  const direct = createDirect(sequelize, dialect, storage);
 
   return {
     sequelize,
     dialect,
     prefix,
+    direct,
     table: (name) => `${prefix}svc_${name}`,
     quote,
-    async select<T>(sql: string, replacements?: unknown, transaction?: Transaction) {
-      return (await sequelize.query(sql, { ...options(replacements, transaction), type: QueryTypes.SELECT })) as T[];
+    select<T>(sql: string, replacements?: unknown, transaction?: Transaction) {
+      return statement(transaction, true, async () => (await sequelize.query(sql, { ...options(replacements, transaction), type: QueryTypes.SELECT })) as T[]);
     },
-    async execute(sql, replacements, transaction) {
+    execute(sql, replacements, transaction) {
       const verb = sql.trimStart().slice(0, 6).toUpperCase();
-      if (verb === 'DELETE') {
-        return (await sequelize.query(sql, { ...options(replacements, transaction), type: QueryTypes.BULKDELETE })) as number;
-      }
-      const type = verb === 'INSERT' ? QueryTypes.INSERT : QueryTypes.UPDATE;
-      const [, affected] = (await sequelize.query(sql, { ...options(replacements, transaction), type })) as [unknown, number];
-      return affected;
+      return statement(transaction, false, async () => {
+        if (verb === 'DELETE') {
+          return (await sequelize.query(sql, { ...options(replacements, transaction), type: QueryTypes.BULKDELETE })) as number;
+        }
+        const type = verb === 'INSERT' ? QueryTypes.INSERT : QueryTypes.UPDATE;
+        const [, affected] = (await sequelize.query(sql, { ...options(replacements, transaction), type })) as [unknown, number];
+        return affected;
+      });
     },
-    async insert(sql, replacements, transaction) {
-      const [id, affected] = (await sequelize.query(sql, { ...options(replacements, transaction), type: QueryTypes.INSERT })) as [number, number];
-      return { id: affected > 0 ? Number(id) : 0, affected };
+    insert(sql, replacements, transaction) {
+      return statement(transaction, false, async () => {
+        const [id, affected] = (await sequelize.query(sql, { ...options(replacements, transaction), type: QueryTypes.INSERT })) as [number, number];
+        return { id: affected > 0 ? Number(id) : 0, affected };
+      });
     },
-    transaction: (work, { writes = false } = {}) =>
-      writes && dialect === 'sqlite' ? sequelize.transaction({ type: Transaction.TYPES.IMMEDIATE }, work) : sequelize.transaction(work),
-    close: () => sequelize.close(),
+    transaction: (work, { writes = false } = {}) => {
+      if (dialect === 'sqlite') return writes ? sequelize.transaction({ type: Transaction.TYPES.IMMEDIATE }, work) : sequelize.transaction(work);
+      return retryTransaction((committing) =>
+        sequelize.transaction(async (t) => {
+          const result = await work(t);
+          committing();
+          return result;
+        }),
+      );
+    },
+    async close() {
+      await direct.close();
+      await sequelize.close();
+    },
   };
 }

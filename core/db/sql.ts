@@ -25,11 +25,27 @@ export async function upsert(
   await db.execute(head + tail, Object.values(row), transaction);
 }
 
+/** Per dialect: an insert that skips rows a unique key already holds. */
+const INSERT_IGNORE = { mysql: 'INSERT IGNORE', sqlite: 'INSERT OR IGNORE' } as const;
+
+/**
+ * Inserts rows of the given columns in one statement, skipping those a unique
+ * key already holds: how many were inserted, and the new ID when one row was.
+ */
+export async function insertIgnoring(
+  db: Database,
+  table: string,
+  columns: readonly string[],
+  rows: ReadonlyArray<readonly unknown[]>,
+  transaction?: Transaction,
+): Promise<{ id: number; affected: number }> {
+  const q = db.quote;
+  const tuple = `(${columns.map(() => '?').join(', ')})`;
+  const sql = `${INSERT_IGNORE[db.dialect]} INTO ${q(table)} (${columns.map(q).join(', ')}) VALUES ${rows.map(() => tuple).join(', ')}`;
+  return db.insert(sql, rows.flat(), transaction);
+}
+
 /** Inserts a row unless a unique key already holds it; true when it was inserted. */
 export async function insertIfAbsent(db: Database, table: string, row: Row, transaction?: Transaction): Promise<boolean> {
-  const cols = Object.keys(row);
-  const q = db.quote;
-  const verb = db.dialect === 'mysql' ? 'INSERT IGNORE' : 'INSERT OR IGNORE';
-  const sql = `${verb} INTO ${q(table)} (${cols.map(q).join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`;
-  return (await db.insert(sql, Object.values(row), transaction)).affected > 0;
+  return (await insertIgnoring(db, table, Object.keys(row), [Object.values(row)], transaction)).affected > 0;
 }

@@ -13,6 +13,11 @@ export const Priority = Object.freeze({
   LAST: Number.MAX_SAFE_INTEGER,
 });
 
+const unknownHook = (name: PropertyKey) => new Error(`Unknown hook ${String(name)}: declare it before use`);
+
+/** What an action without taps answers. */
+const DONE: Promise<void> = Promise.resolve();
+
 export type FilterName = keyof SvcFilters;
 export type ActionName = keyof SvcActions;
 export type FilterValue<K extends FilterName> = SvcFilters[K][0];
@@ -90,16 +95,19 @@ export class HookRegistry {
     return (this.actions.get(name as string)?.taps.length ?? 0) > 0;
   }
 
-  async applyFilters<K extends FilterName>(name: K, ...args: SvcFilters[K]): Promise<FilterValue<K>> {
-    const hook = this.hook(this.filters, name);
-    if (hook.taps.length === 0) return args[0] as FilterValue<K>;
-    return (await hook.promise(...args)) as FilterValue<K>;
+  /** Without taps the value comes back at once, without a round through tapable (hot paths apply filters nobody taps). */
+  applyFilters<K extends FilterName>(name: K, ...args: SvcFilters[K]): Promise<FilterValue<K>> {
+    const hook = this.filters.get(name as string);
+    if (!hook) return Promise.reject(unknownHook(name));
+    if (hook.taps.length === 0) return Promise.resolve(args[0] as FilterValue<K>);
+    return hook.promise(...args) as Promise<FilterValue<K>>;
   }
 
-  async doAction<K extends ActionName>(name: K, ...args: SvcActions[K]): Promise<void> {
-    const hook = this.hook(this.actions, name);
-    if (hook.taps.length === 0) return;
-    await hook.promise(...args);
+  doAction<K extends ActionName>(name: K, ...args: SvcActions[K]): Promise<void> {
+    const hook = this.actions.get(name as string);
+    if (!hook) return Promise.reject(unknownHook(name));
+    if (hook.taps.length === 0) return DONE;
+    return hook.promise(...args) as Promise<void>;
   }
 
   /** Fires an action without waiting; `settled()` waits for every queued one. */
@@ -119,7 +127,7 @@ export class HookRegistry {
 
   private hook(map: Map<string, LooseHook>, name: PropertyKey): LooseHook {
     const hook = map.get(name as string);
-    if (!hook) throw new Error(`Unknown hook ${String(name)}: declare it before use`);
+    if (!hook) throw unknownHook(name);
     return hook;
   }
 
@@ -158,8 +166,9 @@ export class HookRegistry {
 }
 
 /**
- * A plugin's handle on the hook bus: taps carry the plugin's name, and go
- * through `defer` so a plugin that fails to register leaves nothing behind.
+ * A plugin's handle on the hook bus: taps carry the plugin's name, and taps and
+ * declarations go through `defer` so a plugin that fails to register leaves
+ * nothing behind.
  */
 export class PluginHooks {
   constructor(
@@ -177,11 +186,11 @@ export class PluginHooks {
   }
 
   declareFilter<K extends DeclaredFilter>(name: K, argNames: readonly string[]): void {
-    this.registry.declareFilter(name, argNames);
+    this.defer(() => this.registry.declareFilter(name, argNames));
   }
 
   declareAction<K extends DeclaredAction>(name: K, argNames: readonly string[]): void {
-    this.registry.declareAction(name, argNames);
+    this.defer(() => this.registry.declareAction(name, argNames));
   }
 
   applyFilters<K extends FilterName>(name: K, ...args: SvcFilters[K]): Promise<FilterValue<K>> {
@@ -199,10 +208,14 @@ export class PluginHooks {
   hasFilter(name: FilterName): boolean {
     return this.registry.hasFilter(name);
   }
+
+  hasAction(name: ActionName): boolean {
+    return this.registry.hasAction(name);
+  }
 }
 
 /** The hook surface handed to plugins and services. */
 export type Hooks = Pick<
   PluginHooks,
-  'addFilter' | 'addAction' | 'applyFilters' | 'doAction' | 'queueAction' | 'hasFilter' | 'declareFilter' | 'declareAction'
+  'addFilter' | 'addAction' | 'applyFilters' | 'doAction' | 'queueAction' | 'hasFilter' | 'hasAction' | 'declareFilter' | 'declareAction'
 >;

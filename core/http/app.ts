@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
 import express, { type Express, type RequestHandler, Router } from 'express';
 import helmet from 'helmet';
 import type { Authenticator } from '../auth/passport';
@@ -7,9 +8,11 @@ import { ANONYMOUS, type Principal } from '../auth/types';
 import type { SvcConfig } from '../config';
 import { SvcError, describeError, notFound, unauthorized } from '../errors';
 import type { SvcLogger } from '../logger';
+import { type TrustProxy, trustedClientAddress } from './client-address';
 import { jsonErrorHandler } from './errors';
 import { logUrl } from './log-url';
 import { requestContext } from './request-context';
+import { refuseMalformedPaths } from './url-encoding';
 
 export interface PublicMountOptions {
   /**
@@ -74,6 +77,7 @@ export class HttpApp {
       throw new SvcError('SVC_ERR_CONFIG', `SVC_TRUST_PROXY: ${describeError(err)}`, 500);
     }
     app.use(this.requestLog(logger));
+    app.use(refuseMalformedPaths);
     app.use(
       helmet({
         contentSecurityPolicy: {
@@ -108,6 +112,16 @@ export class HttpApp {
       res.status(404).type('text/plain').send('Not found');
     });
     app.use(jsonErrorHandler(logger));
+  }
+
+  /**
+   * The client's address through the proxies `SVC_TRUST_PROXY` names (as
+   * `req.ip` of express routes), for requests served outside express; null
+   * when `SVC_TRUST_PROXY` is not set.
+   */
+  clientAddress(headers: IncomingHttpHeaders, remoteAddress: string | undefined): string | null {
+    if (this.parts.config.trustProxy === false) return null;
+    return trustedClientAddress(this.app.get('trust proxy fn') as TrustProxy, headers, remoteAddress);
   }
 
   /** Mounts a plugin's non-REST router (tracking endpoint, scripts, share pages). */

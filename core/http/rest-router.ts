@@ -1,10 +1,10 @@
 import express, { type Request, type RequestHandler, type Response, Router } from 'express';
 import type { Nonces } from '../auth/nonces';
-import { ANONYMOUS } from '../auth/types';
+import { ANONYMOUS, type Principal } from '../auth/types';
 import type { Users } from '../auth/users';
 import { forbidden, unauthorized } from '../errors';
 import type { HookRegistry } from '../hooks/registry';
-import { RestResponse, type RestRequest, type RestRouteDef, type RestRouteInfo } from './rest-types';
+import { type NoncePolicy, RestResponse, type RestRequest, type RestRouteDef, type RestRouteInfo } from './rest-types';
 
 export interface BodyOptions {
   /** Largest accepted body, e.g. '64kb'; larger answers 413. */
@@ -21,7 +21,7 @@ export interface RouteDefinition extends RestRouteDef {
 
 const DEFAULT_BODY: Required<BodyOptions> = { limit: '1mb', types: ['application/json'] };
 
-/** Where a session caller's nonce may travel. */
+/** Where a caller's nonce may travel. */
 function nonceOf(req: Request): unknown {
   const body = req.body as Record<string, unknown> | undefined;
   return req.get('x-svc-nonce') ?? (req.query as Record<string, unknown>).svc_nonce ?? body?.svc_nonce;
@@ -29,8 +29,8 @@ function nonceOf(req: Request): unknown {
 
 /**
  * The REST API below `{api_base}`. Each route states its capability; the
- * kernel checks it (401 anonymous, 403 missing), then the nonce for session
- * callers, then `svc_rest_pre_dispatch`, all on the route that actually runs.
+ * kernel checks it (401 anonymous, 403 missing), then the nonce (session
+ * callers, or every caller where the route says so), then `svc_rest_pre_dispatch`, all on the route that actually runs.
  */
 export class RestRouter {
   /** Case-sensitive: documented path segments are lowercase (`[a-z_-]+`), `/Sales` is another path. */
@@ -73,9 +73,9 @@ export class RestRouter {
       if (!principal.user) throw unauthorized();
       if (!(await this.deps.users.can(principal.user, def.capability))) throw forbidden();
     }
-    if (principal.method === 'session' && (def.nonce ?? def.capability !== null)) {
+    if (needsNonce(def, principal)) {
       if (!(await this.deps.nonces.verify(nonceOf(req), 'svc_nonce', principal))) {
-        throw forbidden('Cookie check failed: the svc_nonce is missing or invalid.', 'svc_invalid_nonce');
+        throw forbidden('The svc_nonce is missing or invalid: fetch one from GET {api_base}/nonce with the same sign-in.', 'svc_invalid_nonce');
       }
     }
     const request: RestRequest = {
@@ -92,6 +92,13 @@ export class RestRouter {
     if (denial) throw denial;
     send(res, await def.handler(request));
   }
+}
+
+/** Whether this caller must prove the request with a nonce on this route (the default follows the capability). */
+function needsNonce(def: RestRouteDef, principal: Principal): boolean {
+  const policy: NoncePolicy = def.nonce ?? (def.capability === null ? 'none' : 'session');
+  if (policy === 'every-caller') return principal.user !== null;
+  return policy === 'session' && principal.method === 'session';
 }
 
 function send(res: Response, result: unknown): void {

@@ -41,13 +41,21 @@ export class RestResponse {
   ) {}
 }
 
+/** Which callers of a route must send a valid `svc_nonce`. */
+export type NoncePolicy = 'none' | 'session' | 'every-caller';
+
 export interface RestRouteDef {
   method: HttpMethod;
   path: string;
   /** Capability the principal must hold; `null` makes the route public. */
   capability: Capability | null;
-  /** Session callers must send a valid `svc_nonce` (default: when the route needs a capability). */
-  nonce?: boolean;
+  /**
+   * Who must send a valid `svc_nonce`, checked after the capability:
+   * `'session'` (the default for a route with a capability) asks it of cookie
+   * sessions only, `'every-caller'` of application-password callers as well,
+   * `'none'` of nobody (the default for a public route).
+   */
+  nonce?: NoncePolicy;
   meta?: Record<string, unknown>;
   handler(request: RestRequest): Promise<RestResult> | RestResult;
 }

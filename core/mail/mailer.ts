@@ -12,6 +12,8 @@ export interface MailMessage {
   text?: string;
   from?: string;
   headers?: Record<string, string>;
+  /** A fixed `Message-ID` (`<id@host>`), so a mail sent again after a crash is recognisable as the same one; nodemailer makes one up otherwise. */
+  messageId?: string;
 }
 
 export interface MailResult {
@@ -68,6 +70,7 @@ export class Mailer {
       html: message.html,
       text: message.text,
       headers: message.headers,
+      messageId: message.messageId,
       encoding: 'utf-8',
       textEncoding: 'quoted-printable',
     });

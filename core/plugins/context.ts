@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import type { Request, Router } from 'express';
 import type { SvcMenuItem } from '../../hooks';
 import type { AbilitiesRegistry } from '../abilities/registry';
@@ -22,7 +23,7 @@ import type { Mailer } from '../mail/mailer';
 import type { Options } from '../options/options';
 import type { Transients } from '../options/transients';
 import type { Scheduler } from '../scheduler/scheduler';
-import type { Settings } from '../settings/settings';
+import type { PluginSettings } from '../settings/settings';
 import type { StatisticsApi } from '../statistics/service';
 import type { ServiceRegistry } from './services';
 
@@ -43,6 +44,13 @@ export interface PluginContext {
      * requests with a sign-in cookie or an encoded body go there.
      */
     fastPost(route: FastPostRoute): void;
+    /**
+     * The client's address when `SVC_TRUST_PROXY` names the proxies: forwarded
+     * headers count only on connections from them (`X-Forwarded-For` read from
+     * the right, past the proxies); anyone else is their connection's address.
+     * Null when `SVC_TRUST_PROXY` is not set.
+     */
+    clientAddress(headers: IncomingHttpHeaders, remoteAddress: string | undefined): string | null;
     /** The request being served, for hook handlers whose arguments do not carry it. */
     currentRequest(): Request | undefined;
     currentPrincipal(): Principal;
@@ -61,7 +69,8 @@ export interface PluginContext {
   readonly options: Options;
   readonly transients: Transients;
   readonly cache: ObjectCache;
-  readonly settings: Settings;
+  /** Settings fields and panels; registrations are held back until `register` succeeds. */
+  readonly settings: PluginSettings;
   readonly scheduler: Pick<Scheduler, 'scheduleSingle' | 'nextScheduled' | 'unschedule' | 'pending' | 'runDue'>;
   readonly mailer: Mailer;
   readonly clock: Clock;

@@ -17,7 +17,7 @@ export interface MaintenanceDeps {
 export function registerMaintenance({ hooks, db, transients, clock, logger }: MaintenanceDeps): void {
   hooks.addAction('svc_daily', async () => {
     const expiredTransients = await transients.purgeExpired();
-    const staleRateLimits = await purgeExpiredRateLimits(db, clock.ms());
+    const staleRateLimits = await purgeExpiredRateLimits(db, clock.unix());
     logger.info({ expiredTransients, staleRateLimits }, 'daily maintenance done');
   });
 }

@@ -1,6 +1,6 @@
 import { type License, licenseAllows } from '../config';
 import { SvcError, badRequest } from '../errors';
-import type { Options } from '../options/options';
+import type { OptionSnapshot, Options } from '../options/options';
 
 export type SettingType = 'boolean' | 'select' | 'text' | 'textarea' | 'multiselect' | 'number';
 
@@ -43,6 +43,9 @@ export interface SaveResult {
 /** What the settings page shows for a stored secret. */
 export const SECRET_MASK = '••••••••';
 
+/** What a plugin sees of the settings: its registrations are held back until its `register` succeeds. */
+export type PluginSettings = Pick<Settings, 'register' | 'panel' | 'panels' | 'list' | 'get' | 'read' | 'values' | 'save'>;
+
 /** The settings page's fields, registered by the kernel and plugins. */
 export class Settings {
   private readonly fields = new Map<string, SettingField>();
@@ -64,6 +67,20 @@ export class Settings {
     this.panelList.push(panel);
   }
 
+  /** A plugin's view: `register` and `panel` go through `defer`. */
+  forPlugin(defer: (apply: () => void) => void): PluginSettings {
+    return {
+      register: (field) => defer(() => this.register(field)),
+      panel: (panel) => defer(() => this.panel(panel)),
+      panels: () => this.panels(),
+      list: () => this.list(),
+      get: (key) => this.get(key),
+      read: (snapshot, key) => this.read(snapshot, key),
+      values: () => this.values(),
+      save: (input) => this.save(input),
+    };
+  }
+
   panels(): readonly SettingsPanel[] {
     return this.panelList;
   }
@@ -77,6 +94,17 @@ export class Settings {
     const field = this.fields.get(key);
     if (!field) throw new Error(`unknown setting ${key}`);
     return this.options.get<T>(key, field.default as T);
+  }
+
+  /**
+   * A setting's value in a snapshot of the autoloaded options (`options.snapshot()`),
+   * without waiting; its default when the snapshot does not hold it. For settings
+   * stored autoloaded, as a hot path's are.
+   */
+  read<T>(snapshot: OptionSnapshot, key: string): T {
+    const field = this.fields.get(key);
+    if (!field) throw new Error(`unknown setting ${key}`);
+    return (snapshot.values.has(key) ? snapshot.values.get(key) : field.default) as T;
   }
 
   /** Values for display: secrets are masked. */

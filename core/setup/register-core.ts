@@ -3,7 +3,6 @@ import { registerCoreMenu } from '../admin/menu';
 import { registerPluginsPage } from '../admin/plugins-page';
 import { registerSettingsPage } from '../admin/settings-page';
 import { registerUsersPage } from '../admin/users-page';
-import type { LoginLimiter } from '../auth/login-limiter';
 import type { Kernel } from '../kernel';
 import { registerMaintenance } from '../scheduler/maintenance';
 import { registerAppPasswordRoutes } from './app-password-routes';
@@ -13,14 +12,14 @@ import { registerCoreRoutes } from './core-routes';
 export const ADMIN_SCRIPT = 'core/assets/client/admin.entry.ts';
 
 /** Everything the kernel itself offers before plugins load: routes, admin shell pages, menu entries and maintenance. */
-export function registerCore(kernel: Kernel, limiter: LoginLimiter): void {
+export function registerCore(kernel: Kernel): void {
   kernel.assets.register({ entry: ADMIN_SCRIPT });
   kernel.admin.layoutScript = () => kernel.assets.versionedUrl(ADMIN_SCRIPT);
   registerCoreRoutes(kernel);
   registerAppPasswordRoutes(kernel.rest, kernel.appPasswords);
   registerCoreMenu(kernel.hooks);
   registerSettingsPage(kernel.admin, kernel.settings);
-  const { users, accounts, appPasswords } = kernel;
+  const { users, accounts, appPasswords, loginLimiter: limiter } = kernel;
   registerAccountPage(kernel.admin, { users, accounts, appPasswords, limiter, timezone: kernel.config.timezone });
   registerUsersPage(kernel.admin, { users, accounts });
   registerPluginsPage(kernel.admin, () => kernel.plugins, kernel.config.license);

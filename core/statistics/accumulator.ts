@@ -1,11 +1,16 @@
 import { ADDITIVE, type Component, type Components, emptyComponents } from './metrics';
 import { VisitorSketch } from './sketch';
 
-interface Entry {
-  keys: Array<string | number>;
-  components: Components;
+/** The distinct components, each counted with a sketch: every visitor, first-time visitors, visitors who completed a goal. */
+interface Sketches {
   visitors: VisitorSketch | null;
   firstTime: VisitorSketch | null;
+  converted: VisitorSketch | null;
+}
+
+interface Entry extends Sketches {
+  keys: Array<string | number>;
+  components: Components;
 }
 
 type SqlRow = Record<string, unknown>;
@@ -21,7 +26,7 @@ export class Accumulator {
     const id = JSON.stringify(keys);
     let entry = this.entries.get(id);
     if (!entry) {
-      entry = { keys, components: emptyComponents(), visitors: null, firstTime: null };
+      entry = { keys, components: emptyComponents(), visitors: null, firstTime: null, converted: null };
       this.entries.set(id, entry);
     }
     return entry;
@@ -35,22 +40,24 @@ export class Accumulator {
     }
   }
 
-  /** Adds distinct visitors listed one per row (`uid`, `ft`). */
+  /** Adds distinct visitors listed one per row (`uid`, first-time flag `ft`, converted flag `cv`). */
   addVisitors(rows: readonly SqlRow[]): void {
     for (const row of rows) {
       const entry = this.entry(row);
       const uid = String(row.uid);
       (entry.visitors ??= new VisitorSketch()).add(uid);
       if (Number(row.ft) === 1) (entry.firstTime ??= new VisitorSketch()).add(uid);
+      if (Number(row.cv) === 1) (entry.converted ??= new VisitorSketch()).add(uid);
     }
   }
 
-  /** Merges stored sketches (`vs`, `fs`). */
+  /** Merges stored sketches (`vs`, `fs`, `cs`). */
   addSketches(rows: readonly SqlRow[]): void {
     for (const row of rows) {
       const entry = this.entry(row);
       (entry.visitors ??= new VisitorSketch()).merge(VisitorSketch.from(row.vs as Buffer | null));
       (entry.firstTime ??= new VisitorSketch()).merge(VisitorSketch.from(row.fs as Buffer | null));
+      (entry.converted ??= new VisitorSketch()).merge(VisitorSketch.from(row.cs as Buffer | null));
     }
   }
 
@@ -60,6 +67,7 @@ export class Accumulator {
       const components = { ...e.components };
       if (e.visitors) components.visitors = e.visitors.count();
       if (e.firstTime) components.first_time_visitors = e.firstTime.count();
+      if (e.converted) components.converted_visitors = e.converted.count();
       return { keys: e.keys, components };
     });
   }

@@ -20,6 +20,11 @@ export interface DimensionDef {
   joins: readonly string[];
   /** Folded into the daily summaries, so ranges grouped or filtered by it avoid raw hits. */
   summarised?: boolean;
+  /**
+   * Its summaries also keep visitor sketches per value (`summary_dim_sketches`),
+   * so distinct visitors grouped or filtered by it come from the summaries too.
+   */
+  sketched?: boolean;
   /** Other names accepted in requests (e.g. `utm_source` for `source`). */
   aliases?: readonly string[];
 }
@@ -48,7 +53,7 @@ export const CORE_DIMENSIONS: readonly DimensionDef[] = [
   { name: 'country', label: 'Country', expr: "COALESCE(loc.country_code, '')", joins: ['location'], summarised: true, aliases: ['country_code'] },
   { name: 'region', label: 'Region', expr: "COALESCE(loc.state, '')", joins: ['location'], aliases: ['state'] },
   { name: 'city', label: 'City', expr: "COALESCE(loc.city, '')", joins: ['location'] },
-  { name: 'goal', label: 'Goal', expr: 'gs.goal_id', joins: ['goal'], summarised: true, aliases: ['goal_id'] },
+  { name: 'goal', label: 'Goal', expr: 'gs.goal_id', joins: ['goal'], summarised: true, sketched: true, aliases: ['goal_id'] },
 ];
 
 /** Internal grouping of the summaries: 1 for 404 hits, 0 for the rest. */

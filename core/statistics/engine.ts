@@ -7,7 +7,7 @@ import { type Component, DISTINCT, METRIC_DEFS, componentsFor, emptyComponents }
 import { type Frag, bucketCase, frag } from './sql/fragment';
 import { type Group, buildRawSelect } from './sql/raw-query';
 import type { QueryRunner } from './sql/runner';
-import { type DayRun, buildSummarySelect } from './sql/summary-query';
+import { type DayRun, buildDimSketchSelect, buildSummarySelect } from './sql/summary-query';
 import type { SummaryState } from './summaries/state';
 import { type MetricName, type StatsQuery, type StatsRow, TIME_BUCKETS, type TimeBucket, type TimeRange } from './types';
 
@@ -87,8 +87,8 @@ export class StatisticsEngine {
     if (used.size > 1 || plan.dimensions.length > 1) return [];
     if (query.filters.length > 1) return [];
     if (used.size === 1) {
-      const [name] = [...used];
-      if (!this.catalog.dimension(name!).summarised || !plan.components.every(isAdditive)) return [];
+      const def = this.catalog.dimension([...used][0]!);
+      if (!def.summarised || !(def.sketched || plan.components.every(isAdditive))) return [];
     }
     const days = wholeDays(query.range, this.timezone);
     const current = await this.state.current(days);
@@ -124,19 +124,25 @@ export class StatisticsEngine {
       bucket: plan.edges ? bucketCase('x.day', plan.edges) : null,
       dimension: dimension ? { name: dimension, group: plan.dimensions.length > 0, value: filter?.value ?? null } : null,
       components: additive,
-      sketches: distinct,
     };
+    // Visitors per value of a dimension come from its daily sketches; totals carry theirs in their own rows.
+    const dimensionSketches = distinct && base.dimension !== null;
+    if (dimensionSketches) {
+      work.push(select(buildDimSketchSelect(this.db, { ...base, dimension: base.dimension!, runs: dayRuns(summaryDays, this.timezone) })).then((rows) => acc.addSketches(rows)));
+    }
     // Whole months come from the monthly roll-ups, unless the grouping is finer than a month.
     const split = plan.bucket === null || plan.bucket === 'month' ? splitMonths(summaryDays, this.timezone) : { months: [], days: summaryDays };
     const parts = [
       { runs: dayRuns(split.days, this.timezone), months: false },
       { runs: split.months.map((m) => ({ first: m, last: m })), months: true },
     ].filter((p) => p.runs.length > 0);
+    const totalSketches = distinct && !dimensionSketches;
     for (const part of parts) {
+      if (additive.length === 0 && !totalSketches) continue;
       work.push(
-        select(buildSummarySelect(this.db, { ...base, ...part })).then((rows) => {
+        select(buildSummarySelect(this.db, { ...base, ...part, sketches: totalSketches })).then((rows) => {
           acc.addCounts(rows, additive);
-          if (distinct) acc.addSketches(rows);
+          if (totalSketches) acc.addSketches(rows);
         }),
       );
     }

@@ -2,13 +2,14 @@ import type { MetricName } from './types';
 
 /**
  * The building blocks every metric is derived from. The additive ones sum
- * across days; visitors and first-time visitors are distinct counts (exact on
- * raw hits, merged sketches across summary days).
+ * across days; visitors, first-time visitors and converted visitors (those
+ * who completed a goal) are distinct counts (exact on raw hits, merged
+ * sketches across summary days). `conversions` counts goal completions.
  */
-export type Component = 'pageviews' | 'sessions' | 'bounces' | 'time_on_page' | 'conversions' | 'visitors' | 'first_time_visitors';
+export type Component = 'pageviews' | 'sessions' | 'bounces' | 'time_on_page' | 'conversions' | 'visitors' | 'first_time_visitors' | 'converted_visitors';
 
 export const ADDITIVE: readonly Component[] = ['pageviews', 'sessions', 'bounces', 'time_on_page', 'conversions'];
-export const DISTINCT: readonly Component[] = ['visitors', 'first_time_visitors'];
+export const DISTINCT: readonly Component[] = ['visitors', 'first_time_visitors', 'converted_visitors'];
 
 export type Components = Record<Component, number>;
 
@@ -20,7 +21,13 @@ export const emptyComponents = (): Components => ({
   conversions: 0,
   visitors: 0,
   first_time_visitors: 0,
+  converted_visitors: 0,
 });
+
+/** Whether the pageview `s` completed a goal: 1 or 0 (with the goal join every row did). */
+export function convertedSql(goalJoined: boolean, goalTable: string): string {
+  return goalJoined ? '1' : `CASE WHEN EXISTS (SELECT 1 FROM ${goalTable} gx WHERE gx.statistic_id = s.ID) THEN 1 ELSE 0 END`;
+}
 
 /** Raw-hit SQL of each component. With the goal join each row is one completed goal. */
 export function componentSql(component: Component, goalJoined: boolean, goalTable: string): string {
@@ -39,6 +46,8 @@ export function componentSql(component: Component, goalJoined: boolean, goalTabl
       return 'COUNT(DISTINCT s.uid)';
     case 'first_time_visitors':
       return 'COUNT(DISTINCT CASE WHEN ses.first_time_visit = 1 THEN s.uid END)';
+    case 'converted_visitors':
+      return `COUNT(DISTINCT CASE WHEN ${convertedSql(goalJoined, goalTable)} = 1 THEN s.uid END)`;
   }
 }
 
@@ -67,7 +76,8 @@ export const METRIC_DEFS: Readonly<Record<MetricName, MetricDef>> = {
   avg_session_duration: { needs: ['time_on_page', 'sessions'], derive: (c) => ratio(c.time_on_page, c.sessions) },
   first_time_visitors: { needs: ['first_time_visitors'], derive: (c) => c.first_time_visitors },
   conversions: { needs: ['conversions'], derive: (c) => c.conversions },
-  conversion_rate: { needs: ['conversions', 'visitors'], derive: (c) => ratio(c.conversions, c.visitors, 100) },
+  // Visitors who completed a goal, of all visitors: never above 100 % (a sketch estimate is capped).
+  conversion_rate: { needs: ['converted_visitors', 'visitors'], derive: (c) => Math.min(100, ratio(c.converted_visitors, c.visitors, 100)) },
 };
 
 export function componentsFor(metrics: readonly MetricName[]): Component[] {

@@ -122,6 +122,14 @@ export class DataRegistry {
     return def.run(this.parseFor(def, query), context);
   }
 
+  /** The filters of the data route at `path`, `status` (always accepted) included; null when none has that path. */
+  filtersAt(path: string): string[] | null {
+    const def =
+      [...this.types.values()].find((d) => `${d.base ?? '/data'}/${d.id}` === path) ??
+      [...this.tables.values()].find((d) => `${d.base ?? '/data'}/datatable/${d.id}` === path);
+    return def ? [...def.allow.filters, 'status'] : null;
+  }
+
   /** Ids with their tab, for guards and report blocks. */
   list(): Array<{ kind: 'type' | 'datatable'; id: string; tab: string; base: string }> {
     return [

@@ -47,6 +47,13 @@ export interface StatisticsApi {
   runType(id: string, query: Readonly<Record<string, unknown>>, context: DataRunContext, base?: string): Promise<unknown>;
   runTable(id: string, query: Readonly<Record<string, unknown>>, context: DataRunContext, base?: string): Promise<Array<Record<string, unknown>>>;
   list(): ReturnType<DataRegistry['list']>;
+  /**
+   * The filters the data route at `path` (below `{api_base}`, e.g.
+   * `/data/ecommerce/subscriptions`) takes, `status` included, as they are now;
+   * null when no data route has that path. Dashboard pages hand these to
+   * their panels, so a panel can say which filters do not apply to it.
+   */
+  filtersAt(path: string): string[] | null;
   /** Folds every finished day into the summaries again (`svc statistics rebuild`). */
   rebuild(progress?: (done: number, total: number) => void): Promise<number>;
   /** Folds the finished days from `from` to `to` (unix times) again, e.g. after raw hits of them were deleted; answers the days folded. */
@@ -110,6 +117,7 @@ export class StatisticsService {
       runType: (id, query, context, base) => this.data.runType(id, query, context, base),
       runTable: (id, query, context, base) => this.data.runTable(id, query, context, base),
       list: () => this.data.list(),
+      filtersAt: (path) => this.data.filtersAt(path),
       rebuild: (progress) => this.folder.rebuild(progress),
       refold: (from, to, progress) => this.folder.refold(from, to, progress),
     };

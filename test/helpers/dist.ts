@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -50,16 +50,32 @@ export interface ScriptRun {
   stderr: string;
 }
 
-/** Runs a Node script in its own process with a clean environment plus `env`, `input` on its stdin; resolves when it exits. */
-export function runScript(script: string, args: string[], { cwd = ROOT, env = {}, input = '' }: { cwd?: string; env?: Record<string, string>; input?: string } = {}): Promise<ScriptRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, ...args], { cwd, env: cleanEnv(env), timeout: 60_000 });
-    child.stdin.end(input);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c) => (stdout += String(c)));
-    child.stderr.on('data', (c) => (stderr += String(c)));
+export interface ScriptProcess {
+  child: ChildProcess;
+  /** Resolves when the process has exited and its output is closed. */
+  done: Promise<ScriptRun>;
+}
+
+/** Starts a Node script in its own process with a clean environment plus `env`, `input` on its stdin; killed after `timeout` ms. */
+export function startScript(
+  script: string,
+  args: string[],
+  { cwd = ROOT, env = {}, input = '', timeout = 60_000 }: { cwd?: string; env?: Record<string, string>; input?: string; timeout?: number } = {},
+): ScriptProcess {
+  const child = spawn(process.execPath, [script, ...args], { cwd, env: cleanEnv(env), timeout });
+  child.stdin!.end(input);
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (c) => (stdout += String(c)));
+  child.stderr!.on('data', (c) => (stderr += String(c)));
+  const done = new Promise<ScriptRun>((resolve, reject) => {
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
+  return { child, done };
+}
+
+/** Runs a Node script in its own process with a clean environment plus `env`, `input` on its stdin; resolves when it exits. */
+export function runScript(script: string, args: string[], options: { cwd?: string; env?: Record<string, string>; input?: string } = {}): Promise<ScriptRun> {
+  return startScript(script, args, options).done;
 }

@@ -16,6 +16,8 @@ export interface RequestOptions {
   /** Raw body with its own content type. */
   raw?: string | Buffer;
   redirect?: 'follow' | 'manual';
+  /** Aborts the request, e.g. `AbortSignal.timeout(ms)` to bound a wait. */
+  signal?: AbortSignal;
 }
 
 function appendQuery(url: URL, query: Record<string, unknown>, prefix = ''): void {
@@ -70,7 +72,7 @@ export class HttpClient {
       // A plain Uint8Array is a fetch body under both Node's and the DOM's typings.
       body = typeof options.raw === 'string' ? options.raw : new Uint8Array(options.raw);
     }
-    const res = await fetch(url, { method, headers, body, redirect: options.redirect ?? 'manual' });
+    const res = await fetch(url, { method, headers, body, redirect: options.redirect ?? 'manual', signal: options.signal });
     for (const line of res.headers.getSetCookie()) {
       const [pair = ''] = line.split(';');
       const eq = pair.indexOf('=');

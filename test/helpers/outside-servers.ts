@@ -19,6 +19,13 @@ export interface TestSmtpServer {
   received: ReceivedMail[];
   /** Recipients the server refuses at RCPT TO with a 550 (lowercase addresses). */
   refuse: Set<string>;
+  /**
+   * Accepts `count` more messages, then leaves the next one unanswered, as
+   * a server that hangs before its final reply: that message is never
+   * received (its sender cannot know it arrived). Resolves with its raw
+   * text once it has come in.
+   */
+  stallAfter(count: number): Promise<string>;
   /** Forgets what was received. */
   clear(): void;
   close(): Promise<void>;
@@ -28,6 +35,7 @@ export interface TestSmtpServer {
 export async function startSmtpServer(): Promise<TestSmtpServer> {
   const received: ReceivedMail[] = [];
   const refuse = new Set<string>();
+  let stall: { after: number; arrived(raw: string): void } | null = null;
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
@@ -41,6 +49,11 @@ export async function startSmtpServer(): Promise<TestSmtpServer> {
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
         const raw = Buffer.concat(chunks).toString('utf8');
+        if (stall && stall.after-- === 0) {
+          stall.arrived(raw);
+          stall = null;
+          return;
+        }
         PostalMime.parse(raw).then((parsed) => {
           received.push({
             from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
@@ -62,6 +75,7 @@ export async function startSmtpServer(): Promise<TestSmtpServer> {
     url: `smtp://127.0.0.1:${port}`,
     received,
     refuse,
+    stallAfter: (count) => new Promise((arrived) => (stall = { after: count, arrived })),
     clear: () => void received.splice(0),
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { type Clock, ManualClock } from '../../core/clock';
 import { Kernel } from '../../core/kernel';
+import type { HttpTimeouts } from '../../core/http/timeouts';
 import { createMemoryLogger } from '../../core/logger';
 import type { DomainResolver } from '../../core/mail/dns-check';
 import type { PluginManifest } from '../../core/plugins/manifest';
@@ -22,6 +23,8 @@ export interface TestKernelOptions {
   database?: TestDatabase;
   /** Start the scheduler's timers (off by default: tests drive jobs directly). */
   scheduler?: boolean;
+  /** Connection timeouts other than the documented ones. */
+  httpTimeouts?: Partial<HttpTimeouts>;
   /** `SVC_BASE_URL` for the free port the kernel gets; `http://127.0.0.1:<port>` by default. */
   baseUrl?: (port: number) => string;
 }
@@ -51,15 +54,20 @@ export const ALL_PLUGINS = ['tracking', 'sources', 'reports', 'story', 'sales', 
 
 export const ADMIN = { login: 'admin', password: 'correct horse battery' };
 
-export async function freePort(): Promise<number> {
+/** A server bound to a port the system chose, and that port; the kernel takes the server over, so the port is never free for another process meanwhile. */
+export async function reservePort(): Promise<{ server: net.Server; port: number }> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
+    server.listen(0, '127.0.0.1', () => resolve({ server, port: (server.address() as net.AddressInfo).port }));
   });
+}
+
+/** A port free a moment ago, for a process started elsewhere (another OS process binds it itself). */
+export async function freePort(): Promise<number> {
+  const { server, port } = await reservePort();
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }
 
 /**
@@ -68,7 +76,7 @@ export async function freePort(): Promise<number> {
  */
 export async function createTestKernel(options: TestKernelOptions = {}): Promise<TestKernel> {
   const database = options.database ?? (await createTestDatabase());
-  const port = await freePort();
+  const { server: reserved, port } = await reservePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-data-'));
   const clock = options.clock ?? new ManualClock();
   const { logger, entries } = createMemoryLogger('debug');
@@ -90,9 +98,13 @@ export async function createTestKernel(options: TestKernelOptions = {}): Promise
     resolver: options.resolver,
     plugins: inline,
     announce: () => undefined,
+    httpTimeouts: options.httpTimeouts,
+  }).catch((err: unknown) => {
+    reserved.close();
+    throw err;
   });
   if (!options.scheduler) kernel.scheduler.start = () => undefined;
-  const url = await kernel.listen(port, '127.0.0.1');
+  const url = await kernel.listen(reserved);
   const api = `${url}${kernel.config.restPrefix}/svc/v1`;
   const tk: TestKernel = {
     kernel,

@@ -166,7 +166,7 @@ describe('admin shell', () => {
       expect(created.status).toBe(200);
       expect(created.headers.get('cache-control')).toBe('no-store');
       const secret = /data-testid="new-app-password">([A-Za-z0-9 ]+)</.exec(created.text)?.[1];
-      expect(secret).toMatch(/^([A-Za-z0-9]{4} ){5}[A-Za-z0-9]{4}$/);
+      expect(secret).toMatch(/^([A-Za-z0-9]{4} ){7}[A-Za-z0-9]{4}$/);
       expect(created.text).toContain('Laptop &lt;script&gt;');
 
       const listed = await admin.get('/svc-admin/account');

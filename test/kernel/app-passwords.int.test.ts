@@ -41,7 +41,7 @@ describe('REST: application passwords of the signed-in user', () => {
       created: tk.clock.unix(),
       last_used: null,
       last_ip: null,
-      password: expect.stringMatching(/^([A-Za-z0-9]{4} ){5}[A-Za-z0-9]{4}$/),
+      password: expect.stringMatching(/^([A-Za-z0-9]{4} ){7}[A-Za-z0-9]{4}$/),
     });
     const list = await session.get(path(), { query: { svc_nonce: nonce } });
     expect(list.status).toBe(200);

@@ -106,6 +106,8 @@ describe('loadConfig (the environment in the README)', () => {
     [{ SVC_BASE_URL: 'not a url' }, 'SVC_BASE_URL: not a URL: not a url'],
     [{ SVC_BASE_URL: 'ftp://x' }, 'SVC_BASE_URL: must be http or https'],
     [{ SVC_DATABASE_URL: 'postgres://x' }, 'SVC_DATABASE_URL: must start with sqlite: or mysql:'],
+    [{ SVC_DATABASE_URL: 'mysql://u@db1:3306,,db2/svc' }, 'SVC_DATABASE_URL: "" is not a host or host:port'],
+    [{ SVC_DATABASE_URL: 'mysql://u@db1:3306,db2:99999/svc' }, 'SVC_DATABASE_URL: "db2:99999" has no valid port'],
     [{ SVC_TABLE_PREFIX: 'x; DROP' }, 'SVC_TABLE_PREFIX: letters, digits and _ only'],
     [{ SVC_TIMEZONE: 'Europe/Atlantis' }, 'SVC_TIMEZONE: unknown IANA time zone: Europe/Atlantis'],
     [{ SVC_LICENSE: 'gold' }, 'SVC_LICENSE: must be free, creator or business'],

@@ -85,9 +85,10 @@ describe('kernel HTTP and auth', () => {
   });
 
   it('answers 403 when the capability is missing', async () => {
-    const editor = (await tk.kernel.users.findByLogin('ed'))!;
+    // A fresh editor: 'ed' spent the sign-in budget above, which HTTP Basic shares.
+    const editor = await tk.kernel.users.create({ login: 'ed2', role: 'editor', password: 'editor-password' });
     const { password } = await tk.kernel.appPasswords.create(editor, 'x');
-    const basic = tk.client().withBasic('ed', password);
+    const basic = tk.client().withBasic('ed2', password);
     expect((await basic.get(`${tk.api}/probe/view`)).status).toBe(200);
     const res = await basic.post(`${tk.api}/probe/echo`, { json: {} });
     expect(res.status).toBe(403);

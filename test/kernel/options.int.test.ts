@@ -1,6 +1,7 @@
 import { ManualClock } from '../../core/clock';
-import { createRateLimiter } from '../../core/db/rate-limiter';
+import { RateLimiter } from '../../core/db/rate-limiter';
 import { type TestKernel, createTestKernel } from '../helpers/test-kernel';
+import { eventually } from '../helpers/wait';
 
 describe('options, transients and the daily maintenance', () => {
   let tk: TestKernel;
@@ -25,6 +26,25 @@ describe('options, transients and the daily maintenance', () => {
     expect(await options.get('cached_opt')).toEqual({ a: 2 });
   });
 
+  it('gives the autoloaded options without waiting: fresh after a change here, reloaded in the background when old', async () => {
+    const { options } = tk.kernel;
+    await options.set('snap_opt', 'one');
+    expect(options.snapshot()).toBeNull();
+    const loaded = await options.loaded();
+    expect(options.snapshot()).toBe(loaded);
+    expect(loaded.values.get('snap_opt')).toBe('one');
+
+    await writeFromOtherNode('snap_opt', 'two');
+    expect(options.snapshot()!.values.get('snap_opt')).toBe('one');
+    clock.advance(6);
+    // Old values at once; the new ones once the background load is in.
+    expect(options.snapshot()!.values.get('snap_opt')).toBe('one');
+    await eventually(() => options.snapshot()!.values.get('snap_opt') === 'two', 5_000);
+    const reloaded = options.snapshot()!;
+    expect(reloaded.values.get('snap_opt')).toBe('two');
+    expect(reloaded.version).not.toBe(loaded.version);
+  });
+
   it('reads options stored without autoload from the database on every get', async () => {
     const { options } = tk.kernel;
     await options.set('lazy_opt', 'one', { autoload: false });
@@ -44,6 +64,18 @@ describe('options, transients and the daily maintenance', () => {
     expect(await options.get('once', 'fallback')).toBe('fallback');
     expect(await options.add('once', 'third')).toBe(true);
     expect(await options.get('once')).toBe('third');
+  });
+
+  it('replaces a value only when it still holds what the caller read: of concurrent replacements one wins', async () => {
+    const { options } = tk.kernel;
+    await options.set('cas_opt', { round: 1 }, { autoload: false });
+    const results = await Promise.all([1, 2, 3, 4, 5].map((n) => options.compareAndSet('cas_opt', { round: 1 }, { round: 1, by: n })));
+    expect(results.filter(Boolean)).toHaveLength(1);
+    const winner = results.indexOf(true) + 1;
+    expect(await options.get('cas_opt')).toEqual({ round: 1, by: winner });
+    expect(await options.compareAndSet('cas_opt', { round: 1 }, { round: 2 })).toBe(false);
+    expect(await options.compareAndSet('missing_opt', { round: 1 }, { round: 2 })).toBe(false);
+    expect(await options.get('missing_opt')).toBeUndefined();
   });
 
   it('keeps JSON types and refuses undefined', async () => {
@@ -77,19 +109,17 @@ describe('options, transients and the daily maintenance', () => {
     await transients.set('old_2', 2, 30);
     await transients.set('fresh', 3, 3600);
     await transients.set('forever', 'kept');
-    const limiter = await createRateLimiter(db, { keyPrefix: 'maint', points: 5, duration: 60 });
-    await limiter.consume('live-key');
-    const limits = db.quote(db.table('rate_limits'));
-    await db.execute(`INSERT INTO ${limits} (${db.quote('key')}, points, expire) VALUES (?, ?, ?)`, ['maint:stale', 3, clock.ms() - 1000]);
-    await db.execute(`INSERT INTO ${limits} (${db.quote('key')}, points, expire) VALUES (?, ?, ?)`, ['maint:no-expiry', 1, null]);
     clock.advance(31);
+    await new RateLimiter(db, clock).hit({ name: 'maint', max: 5, window: 60 }, 'live-key');
+    const limits = db.quote(db.table('rate_limits'));
+    await db.execute(`INSERT INTO ${limits} (bucket, window_start, hits, expires) VALUES (?, ?, ?, ?)`, ['maint:stale', clock.unix() - 120, 3, clock.unix() - 60]);
 
     await tk.kernel.scheduler.runRecurring('svc_daily', clock.now());
 
     const names = (await db.select<{ name: string }>(`SELECT name FROM ${db.quote(db.table('transients'))} ORDER BY name`)).map((r) => r.name);
     expect(names).toEqual(['forever', 'fresh']);
-    const keys = (await db.select<{ key: string }>(`SELECT ${db.quote('key')} AS ${db.quote('key')} FROM ${limits} WHERE ${db.quote('key')} LIKE ? ORDER BY 1`, ['maint%'])).map((r) => r.key);
-    expect(keys).toEqual(['maint:live-key', 'maint:no-expiry']);
+    const keys = (await db.select<{ bucket: string }>(`SELECT bucket FROM ${limits} WHERE bucket LIKE ? ORDER BY 1`, ['maint%'])).map((r) => r.bucket);
+    expect(keys).toEqual(['maint:live-key']);
     expect(tk.logs.some((l) => l.msg === 'daily maintenance done' && l.expiredTransients === 3 && l.staleRateLimits === 1)).toBe(true);
   });
 });

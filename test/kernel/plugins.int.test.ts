@@ -165,6 +165,10 @@ describe('dependencies and failures', () => {
       ctx.hooks.addFilter('svc_mail_report_limit', () => 1000);
       ctx.admin.page({ path: '/broken', capability: 'read', get: () => ({ json: 'broken page' }) });
       ctx.cli.command({ name: 'broken', summary: '', usage: '', run: async () => 0 });
+      ctx.settings.register({ key: 'broken_setting', label: 'Broken setting', section: 'general', type: 'text', default: '', parse: String });
+      ctx.settings.panel({ key: 'broken_panel', title: 'Broken panel', render: async () => ({ code: null, help: '' }) });
+      ctx.hooks.declareFilter('broken_filter' as never, ['value']);
+      ctx.hooks.declareAction('broken_action' as never, []);
       throw new Error('register failed half-way');
     },
   });
@@ -188,7 +192,7 @@ describe('dependencies and failures', () => {
     expect(tk.logs.some((l) => l.plugin === 'orphan' && l.code === 'SVC_ERR_PLUGIN_DEPENDENCY')).toBe(true);
   });
 
-  it('leaves no route, hook, page or command of a plugin whose register throws; the others start', async () => {
+  it('leaves no route, hook, page, command, setting or declared hook of a plugin whose register throws; the others start', async () => {
     expect(tk.kernel.plugins.find((p) => p.name === 'broken')).toMatchObject({
       state: 'failed',
       code: 'SVC_ERR_PLUGIN_REGISTER',
@@ -198,6 +202,10 @@ describe('dependencies and failures', () => {
     expect((await tk.client().get(`${tk.api}/broken/ping`)).status).toBe(404);
     expect(await tk.kernel.hooks.applyFilters('svc_mail_report_limit', 5)).toBe(5);
     expect(tk.kernel.commands.has('broken')).toBe(false);
+    expect(tk.kernel.settings.list().map((f) => f.key)).not.toContain('broken_setting');
+    expect(tk.kernel.settings.panels().map((p) => p.key)).not.toContain('broken_panel');
+    expect(tk.kernel.hooks.actionArgs('broken_action')).toBeUndefined();
+    await expect((tk.kernel.hooks.applyFilters as (name: string) => Promise<unknown>)('broken_filter')).rejects.toThrow('Unknown hook');
     const browser = await tk.signedIn();
     expect((await browser.get('/svc-admin/broken')).status).toBe(404);
     const menu = (await browser.get('/svc-admin/account')).text;

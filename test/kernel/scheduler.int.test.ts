@@ -3,6 +3,7 @@ import { definePlugin } from '../../core/plugins/manifest';
 import { lastSlot } from '../../core/scheduler/recurring';
 import { type TestKernel, createTestKernel } from '../helpers/test-kernel';
 import { type TestDatabase, createTestDatabase } from '../helpers/test-db';
+import { eventually } from '../helpers/wait';
 
 const T0 = Date.parse('2024-06-03T08:00:00Z');
 
@@ -20,13 +21,6 @@ function recorder(runs: Array<{ report: number; queue: string; batch: number | n
   });
 }
 
-async function waitFor(check: () => boolean, ms = 10_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > until) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 describe('single events', () => {
   let tk: TestKernel;
@@ -148,7 +142,7 @@ describe('a restart', () => {
     const watcher = definePlugin({ name: 'watcher', tier: 'free', register: (ctx) => ctx.hooks.addAction('svc_every_hour', () => void hourly.push(ctx.clock.unix())) });
     const second = await createTestKernel({ database, clock, inline: [recorder(runs), watcher], scheduler: true });
     try {
-      await waitFor(() => runs.length === 1 && hourly.length === 1);
+      await eventually(() => runs.length === 1 && hourly.length === 1);
       expect(runs[0]).toMatchObject({ report: 7, queue: '2024-06-03', batch: 1, at: clock.unix() });
       expect(await second.kernel.scheduler.pending()).toEqual([]);
     } finally {

@@ -5,12 +5,47 @@ import { PRESETS, type ViewState, presetRange, readState, siteToday, writeState 
 /** One block of a data page: what it fetches and how it draws the answer into its element. */
 export interface Section<T = unknown> {
   selector: string;
+  /**
+   * Which filter list of the page (`data-panel-filters`, from the data routes
+   * themselves) this block follows; `default` when not named. A filter
+   * outside it does not apply to the block, which then says so instead of
+   * loading.
+   */
+  panel?: string;
   fetch(page: DataPage): Promise<T>;
   render(target: Element, data: T, page: DataPage): void;
 }
 
-/** Display names of filter keys on the chips. */
+/** Display names of filter keys on the chips and in the notes. */
 export type FilterLabels = Record<string, { label: string; value?(v: string): string }>;
+
+/** Names of the dimensions every page may meet (a share link can carry any of them); pages add and override. */
+const DIMENSION_LABELS: FilterLabels = {
+  page_url: { label: 'Page' },
+  page_type: { label: 'Page type' },
+  referrer: { label: 'Referrer' },
+  host: { label: 'Domain' },
+  browser: { label: 'Browser' },
+  platform: { label: 'Platform' },
+  device: { label: 'Device' },
+  country: { label: 'Country', value: (v) => countryName(v) },
+  region: { label: 'Region' },
+  city: { label: 'City' },
+  goal: { label: 'Goal' },
+  campaign: { label: 'Campaign' },
+  source: { label: 'Source' },
+  medium: { label: 'Medium' },
+  term: { label: 'Term' },
+  content: { label: 'Content' },
+  status: { label: 'Status' },
+};
+
+/** "The Device filter does not apply here." for the filters a block cannot take. */
+export function doesNotApply(keys: readonly string[], labels: FilterLabels): string {
+  const names = keys.map((k) => labels[k]?.label ?? k.replaceAll('_', ' '));
+  const list = names.length === 1 ? names[0]! : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+  return `The ${list} filter${names.length === 1 ? ' does' : 's do'} not apply here.`;
+}
 
 /** What a share link lets its viewer change; null outside share sessions. */
 interface ShareLimits {
@@ -45,12 +80,17 @@ export class DataPage {
   /** Set in share sessions: the period and filters stay as the link fixed them unless it allows changes. */
   readonly share = shareLimits();
   private generation = 0;
+  private readonly labels: FilterLabels;
+  /** Panel name → the filters its data routes take (`data-panel-filters`); a panel not listed takes every filter. */
+  private readonly panelFilters: Record<string, string[]>;
 
   constructor(
     readonly root: HTMLElement,
     private readonly sections: Section[],
-    private readonly labels: FilterLabels = {},
+    labels: FilterLabels = {},
   ) {
+    this.labels = { ...DIMENSION_LABELS, ...labels };
+    this.panelFilters = readPanelFilters(root.dataset.panelFilters);
     this.api = createApi();
     this.state = readState(location.search, siteToday(this.timezone));
     root.classList.toggle('filters-locked', this.share !== null && !this.share.canFilter);
@@ -82,7 +122,7 @@ export class DataPage {
     const generation = ++this.generation;
     const url = new URL(writeState(this.state), location.href);
     if (this.share) url.searchParams.set('svc_share_token', this.share.token);
-    history.replaceState(null, '', url.search);
+    history.replaceState(null, '', url.search + location.hash);
     if (!this.share) rememberView();
     this.renderChips();
     const period = this.root.querySelector('[data-period]');
@@ -92,6 +132,9 @@ export class DataPage {
         const target = this.root.querySelector(section.selector);
         if (!target) return;
         const box = target.closest('.card, .cards');
+        const outside = this.inapplicable(section);
+        box?.classList.toggle('filter-skipped', outside.length > 0);
+        if (outside.length > 0) return clear(target, notice('empty', doesNotApply(outside, this.labels)));
         box?.setAttribute('aria-busy', 'true');
         if (!target.hasChildNodes() || target.querySelector('.state')) clear(target, notice('loading', 'Loading…'));
         try {
@@ -104,6 +147,12 @@ export class DataPage {
         }
       }),
     );
+  }
+
+  /** The active filters a section's data routes do not take. */
+  private inapplicable(section: Section): string[] {
+    const accepted = this.panelFilters[section.panel ?? 'default'];
+    return accepted ? Object.keys(this.state.filters).filter((key) => !accepted.includes(key)) : [];
   }
 
   async exportCsv(id: string): Promise<void> {
@@ -168,6 +217,15 @@ export class DataPage {
       sync();
       void this.load();
     });
+  }
+}
+
+function readPanelFilters(raw: string | undefined): Record<string, string[]> {
+  try {
+    const parsed = JSON.parse(raw ?? '{}') as unknown;
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, string[]>) : {};
+  } catch {
+    return {};
   }
 }
 

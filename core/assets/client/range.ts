@@ -1,10 +1,7 @@
+import { type DashboardView, viewQuery } from '../../admin/dashboard-url';
+
 /** The selected period and filters, kept in the page URL so a reload or a shared link shows the same view. */
-export interface ViewState {
-  preset: string;
-  dateStart: string;
-  dateEnd: string;
-  filters: Record<string, string>;
-}
+export type ViewState = DashboardView;
 
 export const PRESETS: ReadonlyArray<{ id: string; label: string }> = [
   { id: 'today', label: 'Today' },
@@ -75,12 +72,5 @@ export function readState(search: string, today: string): ViewState {
   return { preset: known, ...presetRange(known, today), filters };
 }
 
-export function writeState(state: ViewState): string {
-  const params = new URLSearchParams({ range: state.preset });
-  if (state.preset === 'custom') {
-    params.set('date_start', state.dateStart);
-    params.set('date_end', state.dateEnd);
-  }
-  if (Object.keys(state.filters).length) params.set('filters', JSON.stringify(state.filters));
-  return `?${params.toString()}`;
-}
+/** The page's query string for `state` (the same form dashboard links are built in). */
+export const writeState = (state: ViewState): string => viewQuery(state);

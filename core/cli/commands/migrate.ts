@@ -12,7 +12,7 @@ export const migrateCommand: CoreCommand = {
   usage: '',
   async run(args, rt) {
     parseCommandArgs(args, [], { min: 0, max: 0 });
-    const db = await connectDatabase(rt.config.databaseUrl, rt.config.tablePrefix);
+    const db = await connectDatabase(rt.config.databaseUrl, rt.config.tablePrefix, rt.logger);
     try {
       const selection = selectPlugins(rt.config, []);
       for (const s of selection.statuses.filter((x) => x.state === 'failed')) rt.io.err(`plugin ${s.name} not loaded: ${s.reason}`);

@@ -1,6 +1,6 @@
 import type { Database } from '../../db/database';
 import type { Catalog } from '../catalog';
-import { type Component, SESSION_COMPONENTS, componentSql } from '../metrics';
+import { type Component, SESSION_COMPONENTS, componentSql, convertedSql } from '../metrics';
 import type { StatsFilter, StatusFilter, TimeRange } from '../types';
 import { type Frag, frag, joinFrags, rangesCondition } from './fragment';
 
@@ -18,7 +18,7 @@ export interface RawSelect {
   groups: readonly Group[];
   /** Aggregated as `c_<component>`. */
   components: readonly Component[];
-  /** Lists each group's distinct visitors (`uid`, first-time flag `ft`) instead of aggregating. */
+  /** Lists each group's distinct visitors (`uid`, first-time flag `ft`, converted flag `cv`) instead of aggregating. */
   visitorList?: boolean;
 }
 
@@ -39,7 +39,11 @@ export function buildRawSelect(db: Database, catalog: Catalog, sel: RawSelect): 
 
   const columns: Frag[] = sel.groups.map((g) => frag(`${g.expr.sql} AS ${g.alias}`, g.expr.params));
   if (sel.visitorList) {
-    columns.push(frag('s.uid AS uid'), frag('MAX(CASE WHEN ses.first_time_visit = 1 THEN 1 ELSE 0 END) AS ft'));
+    columns.push(
+      frag('s.uid AS uid'),
+      frag('MAX(CASE WHEN ses.first_time_visit = 1 THEN 1 ELSE 0 END) AS ft'),
+      frag(`MAX(${convertedSql(goalJoined, goalTable)}) AS cv`),
+    );
   } else {
     for (const c of sel.components) columns.push(frag(`${componentSql(c, goalJoined, goalTable)} AS c_${c}`));
   }

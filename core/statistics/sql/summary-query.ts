@@ -17,11 +17,13 @@ export interface SummarySelect {
   /** The one summarised dimension grouped (aliased `gd0`) or filtered. */
   dimension: { name: string; group: boolean; value: string | null } | null;
   components: readonly Component[];
-  /** Lists rows with their visitor sketches (`vs`, `fs`) and counters instead of aggregating (totals only). */
+  /** Lists rows with their visitor sketches (`vs`, `fs`, `cs`) and counters instead of aggregating (totals only). */
   sketches?: boolean;
   /** Reads the monthly roll-ups; `runs` then hold month starts. */
   months?: boolean;
 }
+
+const SKETCH_COLUMNS = 'x.visitor_sketch AS vs, x.first_time_sketch AS fs, x.converted_sketch AS cs';
 
 function daysCondition(runs: readonly DayRun[]): Frag {
   return joinFrags(
@@ -43,7 +45,7 @@ export function buildSummarySelect(db: Database, sel: SummarySelect): Frag {
     columns.push(frag('x.value AS gd0'));
     groups.push('gd0');
   }
-  if (sel.sketches) columns.push(frag('x.visitor_sketch AS vs, x.first_time_sketch AS fs'));
+  if (sel.sketches) columns.push(frag(SKETCH_COLUMNS));
   for (const c of sel.components) columns.push(frag(sel.sketches ? `x.${c} AS c_${c}` : `COALESCE(SUM(x.${c}), 0) AS c_${c}`));
 
   const days = daysCondition(sel.runs);
@@ -57,4 +59,23 @@ export function buildSummarySelect(db: Database, sel: SummarySelect): Frag {
   const conditions = joinFrags(where, ' AND ');
   const grouped = !sel.sketches && groups.length > 0 ? ` GROUP BY ${groups.join(', ')}` : '';
   return { sql: `SELECT ${select.sql} FROM ${table} x WHERE ${conditions.sql}${grouped}`, params: [...select.params, ...conditions.params] };
+}
+
+/**
+ * SELECT listing the daily visitor sketches (`vs`, `fs`, `cs`) of one
+ * dimension that keeps them (`summary_dim_sketches`), grouped by the bucket
+ * and value as `buildSummarySelect` groups.
+ */
+export function buildDimSketchSelect(db: Database, sel: Pick<SummarySelect, 'runs' | 'status' | 'bucket'> & { dimension: NonNullable<SummarySelect['dimension']> }): Frag {
+  const columns: Frag[] = [];
+  if (sel.bucket) columns.push(frag(`${sel.bucket.sql} AS gb`, sel.bucket.params));
+  if (sel.dimension.group) columns.push(frag('x.value AS gd0'));
+  columns.push(frag(SKETCH_COLUMNS));
+  const days = daysCondition(sel.runs);
+  const where: Frag[] = [frag(`(${days.sql})`, days.params), frag('x.dimension = ?', [sel.dimension.name])];
+  if (sel.status !== 'all') where.push(frag('x.status = ?', [sel.status === '404' ? 1 : 0]));
+  if (sel.dimension.value !== null) where.push(frag('x.value = ?', [sel.dimension.value]));
+  const select = joinFrags(columns, ', ');
+  const conditions = joinFrags(where, ' AND ');
+  return { sql: `SELECT ${select.sql} FROM ${db.quote(db.table('summary_dim_sketches'))} x WHERE ${conditions.sql}`, params: [...select.params, ...conditions.params] };
 }

@@ -22,9 +22,55 @@ type Row = Record<string, unknown>;
 
 const STATUS_GROUP: Group = { alias: 'gs', expr: frag(STATUS_EXPR), joins: [] };
 
+/** Distinct visitors of one summary row: all of them, first-time ones, those who completed a goal. */
+class VisitorSketches {
+  readonly visitors = new VisitorSketch();
+  readonly firstTime = new VisitorSketch();
+  readonly converted = new VisitorSketch();
+
+  /** A row of a visitor list (`uid`, `ft`, `cv`). */
+  add(row: Row): void {
+    const uid = String(row.uid);
+    this.visitors.add(uid);
+    if (Number(row.ft) === 1) this.firstTime.add(uid);
+    if (Number(row.cv) === 1) this.converted.add(uid);
+  }
+
+  /** A stored row's sketches. */
+  merge(row: Row): void {
+    this.visitors.merge(VisitorSketch.from(row.visitor_sketch as Buffer | null));
+    this.firstTime.merge(VisitorSketch.from(row.first_time_sketch as Buffer | null));
+    this.converted.merge(VisitorSketch.from(row.converted_sketch as Buffer | null));
+  }
+
+  columns(): Row {
+    return {
+      visitors: this.visitors.count(),
+      first_time_visitors: this.firstTime.count(),
+      converted_visitors: this.converted.count(),
+      visitor_sketch: this.visitors.toBuffer(),
+      first_time_sketch: this.firstTime.toBuffer(),
+      converted_sketch: this.converted.toBuffer(),
+    };
+  }
+}
+
+/** Sketches per key of a visitor list. */
+function sketchesBy(rows: readonly Row[], key: (row: Row) => string): Map<string, VisitorSketches> {
+  const out = new Map<string, VisitorSketches>();
+  for (const row of rows) {
+    const k = key(row);
+    let entry = out.get(k);
+    if (!entry) out.set(k, (entry = new VisitorSketches()));
+    entry.add(row);
+  }
+  return out;
+}
+
 /**
- * Folds finished site-timezone days of raw hits into `summary_days` and
- * `summary_dims`, replacing a day's rows in one transaction.
+ * Folds finished site-timezone days of raw hits into `summary_days`,
+ * `summary_dims` and (for dimensions that keep visitor sketches, the goal)
+ * `summary_dim_sketches`, replacing a day's rows in one transaction.
  */
 export class SummaryFolder {
   constructor(
@@ -96,72 +142,52 @@ export class SummaryFolder {
         this.runner.timeoutMs * 10,
       );
     const totals = await select([STATUS_GROUP]);
-    const sketches = new Map<number, { visitors: VisitorSketch; firstTime: VisitorSketch }>();
-    for (const row of await select([STATUS_GROUP], true)) {
-      const status = Number(row.gs);
-      let entry = sketches.get(status);
-      if (!entry) sketches.set(status, (entry = { visitors: new VisitorSketch(), firstTime: new VisitorSketch() }));
-      entry.visitors.add(String(row.uid));
-      if (Number(row.ft) === 1) entry.firstTime.add(String(row.uid));
-    }
+    const sketches = sketchesBy(await select([STATUS_GROUP], true), (row) => String(Number(row.gs)));
     const dimRows: Row[] = [];
+    const sketchRows: Row[] = [];
+    const valueOf = (row: Row) => String(row.gd ?? '').slice(0, 255);
     for (const name of this.catalog.names()) {
       const def = this.catalog.dimension(name);
       if (!def.summarised) continue;
-      for (const row of await select([STATUS_GROUP, { alias: 'gd', expr: frag(def.expr), joins: def.joins }])) {
-        dimRows.push({ dimension: name, status: Number(row.gs), day, value: String(row.gd ?? '').slice(0, 255), ...counts(row) });
+      const groups = [STATUS_GROUP, { alias: 'gd', expr: frag(def.expr), joins: def.joins }];
+      for (const row of await select(groups)) dimRows.push({ dimension: name, status: Number(row.gs), day, value: valueOf(row), ...counts(row) });
+      if (!def.sketched) continue;
+      for (const [key, entry] of sketchesBy(await select(groups, true), (row) => JSON.stringify([Number(row.gs), valueOf(row)]))) {
+        const [status, value] = JSON.parse(key) as [number, string];
+        sketchRows.push({ dimension: name, status, day, value, ...entry.columns() });
       }
     }
-    const dayRows = totals.map((row) => {
-      const sketch = sketches.get(Number(row.gs));
-      return {
-        day,
-        status: Number(row.gs),
-        ...counts(row),
-        visitors: sketch?.visitors.count() ?? 0,
-        first_time_visitors: sketch?.firstTime.count() ?? 0,
-        visitor_sketch: sketch?.visitors.toBuffer() ?? null,
-        first_time_sketch: sketch?.firstTime.toBuffer() ?? null,
-      };
-    });
+    const dayRows = totals.map((row) => ({ day, status: Number(row.gs), ...counts(row), ...(sketches.get(String(Number(row.gs))) ?? new VisitorSketches()).columns() }));
     await this.db.transaction(async (t) => {
-      for (const table of ['summary_days', 'summary_dims', 'summary_state']) {
+      for (const table of ['summary_days', 'summary_dims', 'summary_dim_sketches', 'summary_state']) {
         await this.db.execute(`DELETE FROM ${this.db.quote(this.db.table(table))} WHERE day = ?`, [day], t);
       }
       await this.insertRows('summary_days', dayRows, t);
       await this.insertRows('summary_dims', dimRows, t);
+      await this.insertRows('summary_dim_sketches', sketchRows, t);
       await this.insertRows('summary_state', [{ day, folded_at: this.clock.unix(), dirty: 0 }], t);
       if (rollUp) await this.rollUpMonth(monthStart(day, this.timezone), t);
     });
   }
 
-  /** Sums the month's daily rows into `summary_days_month` (sketches merged) and `summary_dims_month`. */
+  /** Sums the month's daily rows into `summary_days_month` (sketches merged) and `summary_dims_month` (dimension sketches stay daily). */
   private async rollUpMonth(month: number, t: Transaction): Promise<void> {
     const q = (name: string) => this.db.quote(this.db.table(name));
     const days = daysOfMonth(month, this.timezone);
     const end = nextDay(days[days.length - 1]!, this.timezone);
     const daily = await this.db.select<Row>(`SELECT * FROM ${q('summary_days')} WHERE day >= ? AND day < ?`, [month, end], t);
-    const totals = new Map<number, { counts: Record<string, number>; visitors: VisitorSketch; firstTime: VisitorSketch }>();
+    const totals = new Map<number, { counts: Record<string, number>; sketches: VisitorSketches }>();
     for (const row of daily) {
       const status = Number(row.status);
       let total = totals.get(status);
-      if (!total) totals.set(status, (total = { counts: Object.fromEntries(ADDITIVE.map((c) => [c, 0])), visitors: new VisitorSketch(), firstTime: new VisitorSketch() }));
+      if (!total) totals.set(status, (total = { counts: Object.fromEntries(ADDITIVE.map((c) => [c, 0])), sketches: new VisitorSketches() }));
       for (const c of ADDITIVE) total.counts[c]! += Number(row[c] ?? 0);
-      total.visitors.merge(VisitorSketch.from(row.visitor_sketch as Buffer | null));
-      total.firstTime.merge(VisitorSketch.from(row.first_time_sketch as Buffer | null));
+      total.sketches.merge(row);
     }
     await this.db.execute(`DELETE FROM ${q('summary_days_month')} WHERE day = ?`, [month], t);
     await this.insertRows(
       'summary_days_month',
-      [...totals].map(([status, total]) => ({
-        day: month,
-        status,
-        ...total.counts,
-        visitors: total.visitors.count(),
-        first_time_visitors: total.firstTime.count(),
-        visitor_sketch: total.visitors.toBuffer(),
-        first_time_sketch: total.firstTime.toBuffer(),
-      })),
+      [...totals].map(([status, total]) => ({ day: month, status, ...total.counts, ...total.sketches.columns() })),
       t,
     );
     const sums = ADDITIVE.map((c) => `SUM(${c})`).join(', ');

@@ -1,6 +1,7 @@
 import { ManualClock } from '../../clock';
 import type { StatsQuery } from '../types';
 import { type TestKernel, createTestKernel } from '../../../test/helpers/test-kernel';
+import { refoldDaysWithHits } from '../../../migrations/0010-statistics-conversion-sketches';
 import { NOW, TZ, at, insertPageview, insertSession, loadTraffic } from './traffic';
 
 const range = (from: string, to: string) => ({ start: at(`${from}T00:00`), end: at(`${to}T00:00`) });
@@ -18,6 +19,9 @@ const QUERIES: Array<Omit<StatsQuery, 'id'>> = [
   { range: range('2026-01-09', '2026-01-21'), metrics: ['pageviews'], groupBy: ['page_url'], filters: [], status: '404' },
   { range: range('2026-01-09', '2026-01-21'), metrics: ['pageviews', 'sessions'], groupBy: ['browser'], filters: [{ dimension: 'browser', value: 'Chrome' }], status: '200' },
   { range: range('2026-01-09', '2026-01-21'), metrics: ['conversions', 'pageviews'], groupBy: ['goal'], filters: [], status: '200' },
+  { range: range('2026-01-09', '2026-01-21'), metrics: ['visitors', 'sessions', 'conversions', 'first_time_visitors'], groupBy: ['goal'], filters: [], status: '200' },
+  { range: range('2026-01-09', '2026-01-21'), metrics: ['visitors', 'conversion_rate'], groupBy: [], filters: [{ dimension: 'goal', value: '1' }], status: 'all' },
+  { range: range('2026-01-09', '2026-01-21'), metrics: ['conversion_rate', 'visitors'], groupBy: ['day'], filters: [], status: '200' },
   // December is a whole folded month: its dimension rows come from the monthly roll-ups.
   { range: range('2025-11-20', '2026-01-21'), metrics: ['pageviews', 'sessions', 'bounce_rate'], groupBy: ['page_url'], filters: [], status: '200' },
   { range: range('2025-12-01', '2026-01-21'), metrics: ['pageviews'], groupBy: ['month', 'device'], filters: [], status: 'all' },
@@ -110,6 +114,28 @@ describe('daily summaries', () => {
     const progress: number[] = [];
     expect(await stats().folder.rebuild((done) => progress.push(done))).toBe(51);
     expect(progress).toEqual(Array.from({ length: 51 }, (_, i) => i + 1));
+    await expectAgreement();
+  });
+
+  it('folds again, after the conversion sketches arrived, the days whose raw hits are still there', async () => {
+    const db = tk.kernel.db;
+    const state = db.quote(db.table('summary_state'));
+    await db.execute(`UPDATE ${state} SET dirty = 0`);
+    // 2026-01-10 lost its raw hits (as retention would): it keeps its summaries untouched.
+    const gone = await db.select(`SELECT * FROM ${db.quote(db.table('statistics'))} WHERE time >= ? AND time < ?`, [at('2026-01-10T00:00'), at('2026-01-11T00:00')]);
+    await db.execute(`DELETE FROM ${db.quote(db.table('statistics'))} WHERE time >= ? AND time < ?`, [at('2026-01-10T00:00'), at('2026-01-11T00:00')]);
+    await refoldDaysWithHits(db);
+    const dirty = (await db.select<{ day: number }>(`SELECT day FROM ${state} WHERE dirty = 1 ORDER BY day`)).map((r) => Number(r.day));
+    const withHits = (await db.select<{ t: number }>(`SELECT time AS t FROM ${db.quote(db.table('statistics'))}`)).map((r) => Number(r.t));
+    expect(dirty.length).toBeGreaterThan(3);
+    expect(dirty).not.toContain(at('2026-01-10T00:00'));
+    expect(dirty).toContain(at('2026-01-11T00:00'));
+    for (const day of dirty) expect(withHits.some((t) => t >= day && t < day + 86_400)).toBe(true);
+    for (const row of gone) {
+      const cols = Object.keys(row);
+      await db.execute(`INSERT INTO ${db.quote(db.table('statistics'))} (${cols.map(db.quote).join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`, Object.values(row));
+    }
+    await stats().folder.foldPending();
     await expectAgreement();
   });
 

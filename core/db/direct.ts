@@ -1,0 +1,152 @@
+import type { Connection as MysqlConnection } from 'mysql2';
+import type { Sequelize } from 'sequelize';
+import type { Database as SqliteHandle } from 'sqlite3';
+import type { Dialect } from './database';
+import { retryTransaction } from './retry';
+
+export type DirectValue = string | number | null;
+
+/** Statements on one connection: a transaction's, or the pool's. */
+export interface DirectStatements {
+  /** Rows of a SELECT (or of an INSERT ... RETURNING). */
+  all<T>(sql: string, values: DirectValue[]): Promise<T[]>;
+  /** An INSERT, UPDATE or DELETE: the last id it inserted and the rows it changed. */
+  run(sql: string, values: DirectValue[]): Promise<{ lastId: number; changes: number }>;
+}
+
+/**
+ * The driver under sequelize (mysql2, sqlite3), for the few fixed statements
+ * of a hot path where the ORM's per-query work is most of the cost. SQL goes
+ * in as text with `?` placeholders, values apart, as with `db.select`.
+ * MariaDB/MySQL statements run on connections borrowed from sequelize's pool
+ * (same settings, same limits); SQLite gets a handle for reads and one for
+ * write transactions, taken one at a time.
+ */
+export interface DirectDatabase extends DirectStatements {
+  /** Runs `work` in a transaction on one connection: committed when it resolves, rolled back when it throws. */
+  transaction<T>(work: (statements: DirectStatements) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+interface PoolManager<C> {
+  getConnection(options?: { type?: string }): Promise<C>;
+  releaseConnection(connection: C): Promise<void> | void;
+}
+
+function mysqlStatements(connection: MysqlConnection): DirectStatements {
+  return {
+    all: <T>(sql: string, values: DirectValue[]) =>
+      new Promise<T[]>((resolve, reject) => connection.query(sql, values, (err, rows) => (err ? reject(err) : resolve(rows as T[])))),
+    run: (sql, values) =>
+      new Promise((resolve, reject) =>
+        connection.query(sql, values, (err, result) => {
+          if (err) return reject(err);
+          const header = result as { insertId: number; affectedRows: number };
+          resolve({ lastId: Number(header.insertId), changes: header.affectedRows });
+        }),
+      ),
+  };
+}
+
+function mysqlDirect(sequelize: Sequelize): DirectDatabase {
+  const pool = sequelize.connectionManager as unknown as PoolManager<MysqlConnection>;
+  const borrow = async <T>(work: (statements: DirectStatements) => Promise<T>): Promise<T> => {
+    const connection = await pool.getConnection({ type: 'write' });
+    try {
+      return await work(mysqlStatements(connection));
+    } finally {
+      await pool.releaseConnection(connection);
+    }
+  };
+  return {
+    all: (sql, values) => borrow((s) => s.all(sql, values)),
+    run: (sql, values) => borrow((s) => s.run(sql, values)),
+    // Run again whole when it loses a conflict or its server before COMMIT, as sequelize transactions are (retry.ts).
+    transaction: (work) =>
+      retryTransaction((committing) =>
+        borrow(async (s) => {
+          await s.run('START TRANSACTION', []);
+          try {
+            const result = await work(s);
+            committing();
+            await s.run('COMMIT', []);
+            return result;
+          } catch (err) {
+            await s.run('ROLLBACK', []).catch(() => undefined);
+            throw err;
+          }
+        }),
+      ),
+    close: async () => undefined,
+  };
+}
+
+function sqliteStatements(handle: SqliteHandle): DirectStatements {
+  return {
+    all: <T>(sql: string, values: DirectValue[]) =>
+      new Promise<T[]>((resolve, reject) => handle.all(sql, values, (err: Error | null, rows: T[]) => (err ? reject(err) : resolve(rows)))),
+    run: (sql, values) =>
+      new Promise((resolve, reject) =>
+        handle.run(sql, values, function (this: { lastID: number; changes: number }, err: Error | null) {
+          if (err) reject(err);
+          else resolve({ lastId: this.lastID, changes: this.changes });
+        }),
+      ),
+  };
+}
+
+/** A handle with the settings sequelize's handles get (database.ts). */
+async function openSqlite(storage: string): Promise<SqliteHandle> {
+  const sqlite3 = await import('sqlite3');
+  const handle = await new Promise<SqliteHandle>((resolve, reject) => {
+    const opened: SqliteHandle = new sqlite3.Database(storage, (err) => (err ? reject(err) : resolve(opened)));
+  });
+  handle.configure('busyTimeout', 15_000);
+  const statements = sqliteStatements(handle);
+  await statements.run('PRAGMA synchronous=NORMAL', []);
+  await statements.run('PRAGMA foreign_keys=ON', []);
+  return handle;
+}
+
+/** `storage` is the file; an in-memory database has one handle, sequelize's. */
+function sqliteDirect(sequelize: Sequelize, storage: string): DirectDatabase {
+  const shared = storage === ':memory:' ? (sequelize.connectionManager as unknown as PoolManager<SqliteHandle>).getConnection() : null;
+  let reader: Promise<SqliteHandle> | null = null;
+  let writer: Promise<SqliteHandle> | null = null;
+  const readHandle = () => (reader ??= shared ?? openSqlite(storage));
+  const writeHandle = () => (writer ??= shared ?? openSqlite(storage));
+  /** SQLite has one writer: transactions wait for the one before. */
+  let tail: Promise<unknown> = Promise.resolve();
+  return {
+    all: async (sql, values) => sqliteStatements(await readHandle()).all(sql, values),
+    run: async (sql, values) => sqliteStatements(await readHandle()).run(sql, values),
+    transaction<T>(work: (statements: DirectStatements) => Promise<T>): Promise<T> {
+      const run = async () => {
+        const s = sqliteStatements(await writeHandle());
+        await s.run('BEGIN IMMEDIATE', []);
+        try {
+          const result = await work(s);
+          await s.run('COMMIT', []);
+          return result;
+        } catch (err) {
+          await s.run('ROLLBACK', []).catch(() => undefined);
+          throw err;
+        }
+      };
+      const result = tail.then(run, run);
+      tail = result.catch(() => undefined);
+      return result;
+    },
+    async close() {
+      await tail;
+      if (shared) return;
+      const handles = await Promise.all([reader, writer].filter((h): h is Promise<SqliteHandle> => h !== null).map((h) => h.catch(() => null)));
+      reader = writer = null;
+      await Promise.all(handles.map((h) => h && new Promise<void>((resolve) => h.close(() => resolve()))));
+    },
+  };
+}
+
+export function createDirect(sequelize: Sequelize, dialect: Dialect, sqliteStorage: string): DirectDatabase {
+  return dialect === 'mysql' ? mysqlDirect(sequelize) : sqliteDirect(sequelize, sqliteStorage);
+}
