@@ -11,6 +11,13 @@ export const MULTI_DOMAIN_OPTION = 'svc_is_multi_domain';
 export class DomainWatch {
   constructor(private readonly options: Options) {}
 
+  /** True when a hit from `host` changes nothing (read without waiting); `observe` otherwise. */
+  known(host: string): boolean {
+    if (host === '') return true;
+    const values = this.options.snapshot()?.values;
+    return values !== undefined && (values.get(FIRST_DOMAIN_OPTION) === host || values.get(MULTI_DOMAIN_OPTION) === true);
+  }
+
   async observe(host: string): Promise<void> {
     if (host === '') return;
     const first = await this.options.get<string>(FIRST_DOMAIN_OPTION);

@@ -4,9 +4,27 @@ import ipaddr from 'ipaddr.js';
 /** Server variables of tracking.md §7 in priority order, as request header names. */
 const IP_HEADERS = ['cf-connecting-ip', 'true-client-ip', 'x-forwarded-for', 'x-real-ip', 'x-cluster-client-ip', 'client-ip'] as const;
 
+/** Four decimal parts without leading zeros; each part is checked against 255 after the match. */
+const DOTTED_QUAD = /^(?:::ffff:)?((?:0|[1-9]\d{0,2})\.(?:0|[1-9]\d{0,2})\.(?:0|[1-9]\d{0,2})\.(?:0|[1-9]\d{0,2}))$/i;
+
+/**
+ * The usual address — a plain IPv4 one or the socket's IPv4-mapped form
+ * (`::ffff:127.0.0.1`) — as its canonical IPv4 text without parsing it as
+ * IPv6; null for anything else.
+ */
+function dottedQuad(text: string): string | null {
+  const match = DOTTED_QUAD.exec(text);
+  if (!match) return null;
+  const quad = match[1]!;
+  for (const part of quad.split('.')) if (Number(part) > 255) return null;
+  return quad;
+}
+
 /** A valid address in canonical form (IPv4-mapped IPv6 becomes IPv4), or null. */
 export function normaliseIp(value: string): string | null {
   let text = value.trim();
+  const quad = dottedQuad(text);
+  if (quad !== null) return quad;
   if (text.startsWith('[')) text = text.slice(1, text.indexOf(']') > 0 ? text.indexOf(']') : undefined);
   else if (/^\d+\.\d+\.\d+\.\d+:\d+$/.test(text)) text = text.slice(0, text.lastIndexOf(':'));
   if (!ipaddr.isValid(text)) return null;
@@ -18,14 +36,23 @@ export function normaliseIp(value: string): string | null {
 /** Public means routable on the internet: not private, loopback, link-local, reserved... */
 export function isPublicIp(ip: string): boolean {
   try {
-    return ipaddr.process(ip).range() === 'unicast';
+    return (dottedQuad(ip) !== null ? ipaddr.IPv4.parse(ip) : ipaddr.process(ip)).range() === 'unicast';
   } catch {
     return false;
   }
 }
 
-function candidates(headers: IncomingHttpHeaders, remoteAddress: string | undefined): string[] {
-  const out: string[] = [];
+/**
+ * The visitor IP per tracking.md §7: the first public address in header
+ * priority order (leftmost first within X-Forwarded-For), else the first
+ * valid one, else ''. The socket's address is looked at only when no header
+ * gave a public one. `throughProxies` is the kernel's answer when
+ * SVC_TRUST_PROXY names the proxies (ctx.http.clientAddress): then it alone
+ * counts, since forwarded headers are believed only from those proxies.
+ */
+export function resolveVisitorIp(headers: IncomingHttpHeaders, remoteAddress: string | undefined, throughProxies: string | null = null): string {
+  if (throughProxies !== null) return normaliseIp(throughProxies) ?? '';
+  let first = '';
   for (const name of IP_HEADERS) {
     const raw = headers[name];
     if (raw === undefined) continue;
@@ -33,22 +60,14 @@ function candidates(headers: IncomingHttpHeaders, remoteAddress: string | undefi
     // X-Forwarded-For lists client first; every header may carry a list.
     for (const part of text.split(',')) {
       const ip = normaliseIp(part);
-      if (ip) out.push(ip);
+      if (ip === null) continue;
+      if (isPublicIp(ip)) return ip;
+      first ||= ip;
     }
   }
   const remote = remoteAddress ? normaliseIp(remoteAddress) : null;
-  if (remote) out.push(remote);
-  return out;
-}
-
-/**
- * The visitor IP per tracking.md §7: the first public address in header
- * priority order (leftmost first within X-Forwarded-For), else the first
- * valid one, else ''.
- */
-export function resolveVisitorIp(headers: IncomingHttpHeaders, remoteAddress: string | undefined): string {
-  const all = candidates(headers, remoteAddress);
-  return all.find(isPublicIp) ?? all[0] ?? '';
+  if (remote !== null && (first === '' || isPublicIp(remote))) return remote;
+  return first;
 }
 
 /** Matches addresses against IPs and CIDR ranges (IPv4-mapped IPv6 compared as IPv4). */

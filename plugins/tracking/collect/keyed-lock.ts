@@ -5,15 +5,15 @@
 export class KeyedLock {
   private readonly tails = new Map<string, Promise<unknown>>();
 
-  async run<T>(key: string, work: () => Promise<T>): Promise<T> {
-    const previous = this.tails.get(key) ?? Promise.resolve();
-    const result = previous.then(work, work);
-    const tail = result.catch(() => undefined);
-    this.tails.set(key, tail);
-    try {
-      return await result;
-    } finally {
+  /** Starts `work` (an async function) at once when nothing runs for `key`, else after the work before it settles. */
+  run<T>(key: string, work: () => Promise<T>): Promise<T> {
+    const previous = this.tails.get(key);
+    const result = previous ? previous.then(work, work) : work();
+    const release = () => {
       if (this.tails.get(key) === tail) this.tails.delete(key);
-    }
+    };
+    const tail: Promise<unknown> = result.then(release, release);
+    this.tails.set(key, tail);
+    return result;
   }
 }

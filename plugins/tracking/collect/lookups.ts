@@ -27,6 +27,11 @@ export class LookupIds {
     return `svc_${item}_all`;
   }
 
+  /** The id of `name` in `item` when it is in memory (0 for an empty name); undefined when `id()` must read or store it. */
+  known(item: LookupItem, name: string): number | undefined {
+    return name === '' ? 0 : this.names(item).get(name);
+  }
+
   /** The id of `name` in `item` (0 for an empty name), inserting the row on first sight. */
   async id(item: LookupItem, name: string): Promise<number> {
     if (name === '') return 0;

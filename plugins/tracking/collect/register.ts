@@ -14,8 +14,8 @@ import { registerSearch } from '../search/register';
 import { TransportStatusService } from '../status/transport-status';
 import { DomainWatch } from './domains';
 import { DropLog } from './drop-log';
+import { HitStatements } from './hit-statements';
 import { HitWriter } from './hit-writer';
-import { createInsertReturning } from './insert-returning';
 import { removeJunkBrowsers } from './junk-browsers';
 import { LookupIds } from './lookups';
 import { RotatingSalt } from './rotating-salt';
@@ -31,6 +31,7 @@ export async function registerCollection(ctx: PluginContext): Promise<DropLog> {
   const goals = new GoalStore(ctx.db, ctx.options, ctx.clock);
   await goals.init();
   const drops = new DropLog(ctx.db, ctx.clock, ctx.logger);
+  const statements = await HitStatements.create(ctx.db);
   const tracker = new Tracker({
     config,
     hooks: ctx.hooks,
@@ -40,12 +41,13 @@ export async function registerCollection(ctx: PluginContext): Promise<DropLog> {
     transients: ctx.transients,
     agents: new AgentParser(),
     lookups: new LookupIds(ctx.db, ctx.cache),
-    salt: new RotatingSalt(ctx.db, ctx.options, ctx.clock),
-    states: new VisitorStates(ctx.db),
-    writer: new HitWriter(ctx.db, await createInsertReturning(ctx.db), ctx.logger),
+    salt: new RotatingSalt(ctx.options, ctx.clock),
+    states: new VisitorStates(ctx.db, statements),
+    writer: new HitWriter(ctx.db, statements, ctx.logger),
     goals,
     domains: new DomainWatch(ctx.options),
     drops,
+    clientAddress: ctx.http.clientAddress,
   });
   ctx.onStop(async () => {
     await tracker.settled();

@@ -1,6 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Clock } from '../../../core/clock';
-import type { Database } from '../../../core/db/database';
 import type { Options } from '../../../core/options/options';
 
 interface StoredSalt {
@@ -11,6 +10,8 @@ interface StoredSalt {
 export const SALT_OPTION = 'svc_rotating_salt';
 
 const utcDate = (clock: Clock) => clock.now().toISOString().slice(0, 10);
+
+const hashUid = (ip: string, userAgent: string, salt: string) => createHash('sha256').update(ip + userAgent + salt).digest('hex');
 
 /**
  * The private-mode daily salt (tracking.md §3.4): 32 random bytes, hex, keyed
@@ -23,7 +24,6 @@ export class RotatingSalt {
   private loading: Promise<StoredSalt> | null = null;
 
   constructor(
-    private readonly db: Database,
     private readonly options: Options,
     private readonly clock: Clock,
   ) {}
@@ -40,8 +40,12 @@ export class RotatingSalt {
 
   /** Private-mode uid: hex SHA-256 of IP, user agent and today's salt. */
   async uid(ip: string, userAgent: string): Promise<string> {
-    const salt = await this.forToday();
-    return createHash('sha256').update(ip + userAgent + salt).digest('hex');
+    return hashUid(ip, userAgent, await this.forToday());
+  }
+
+  /** The private-mode uid when today's salt is in memory, else null (then `uid()`). */
+  uidNow(ip: string, userAgent: string): string | null {
+    return this.current?.date === utcDate(this.clock) ? hashUid(ip, userAgent, this.current.salt) : null;
   }
 
   private async agree(today: string): Promise<StoredSalt> {
@@ -51,13 +55,7 @@ export class RotatingSalt {
     if (!stored) {
       await this.options.add(SALT_OPTION, fresh, { autoload: false });
     } else {
-      const table = this.db.quote(this.db.table('options'));
-      await this.db.execute(`UPDATE ${table} SET option_value = ?, updated_at = ? WHERE option_name = ? AND option_value = ?`, [
-        JSON.stringify(fresh),
-        this.clock.unix(),
-        SALT_OPTION,
-        JSON.stringify(stored),
-      ]);
+      await this.options.compareAndSet(SALT_OPTION, stored, fresh);
     }
     const winner = await this.options.get<StoredSalt>(SALT_OPTION);
     return winner && /^[0-9a-f]{64}$/.test(winner.salt) ? winner : fresh;

@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Principal } from '../../../core/auth/types';
 import type { Clock } from '../../../core/clock';
 import type { Hooks } from '../../../core/hooks/registry';
+import type { PluginContext } from '../../../core/plugins/context';
 import type { SvcLogger } from '../../../core/logger';
 import type { Transients } from '../../../core/options/transients';
 import type { SvcHitType, SvcSanitizedHit, SvcStatistic } from '../../../hooks';
@@ -14,12 +15,12 @@ import { hitContext } from './hit-context';
 import { identify } from './identity';
 import { resolveVisitorIp } from './ip';
 import { KeyedLock } from './keyed-lock';
-import type { LookupIds } from './lookups';
-import { type HitPayload, sanitisePayload } from './payload';
+import { LOOKUP_ITEMS, type LookupIds } from './lookups';
+import { type HitPayload, sanitisePayload, sanitizedHit } from './payload';
 import type { RotatingSalt } from './rotating-salt';
 import type { DropLog } from './drop-log';
 import type { TrackingConfig, TrackingConfigCache } from './tracking-config';
-import type { AgentParser } from './user-agent';
+import type { AgentParser, ParsedAgent } from './user-agent';
 import type { VisitorStates } from './visitor-state';
 
 /** Session and previous-hit window (tracking.md §8). */
@@ -30,6 +31,12 @@ export interface HitRequest {
   headers: IncomingHttpHeaders;
   remoteAddress: string | undefined;
   principal: Principal;
+}
+
+/** Why steps 3-4 drop a hit, with details for the debug log. */
+interface Exclusion {
+  outcome: DropOutcome;
+  extra?: Record<string, unknown>;
 }
 
 export type TrackResult =
@@ -51,7 +58,13 @@ export interface TrackerDeps {
   goals: GoalStore;
   domains: DomainWatch;
   drops: DropLog;
+  /** ctx.http.clientAddress: the address through trusted proxies, null without SVC_TRUST_PROXY. */
+  clientAddress: PluginContext['http']['clientAddress'];
 }
+
+/** A value now, or later when it had to wait: the pipeline awaits only what really waits. */
+type Soon<T> = T | Promise<T>;
+const waits = <T>(value: Soon<T>): value is Promise<T> => value instanceof Promise;
 
 const header = (headers: IncomingHttpHeaders, name: string) => {
   const v = headers[name];
@@ -66,7 +79,11 @@ const header = (headers: IncomingHttpHeaders, name: string) => {
 export class Tracker {
   private readonly locks = new KeyedLock();
   private readonly blocklists = new BlocklistCache();
-  private readonly inFlight = new Set<Promise<unknown>>();
+  private inFlight = 0;
+  private readonly idle: Array<() => void> = [];
+  private readonly finished = () => {
+    if (--this.inFlight === 0) for (const resolve of this.idle.splice(0)) resolve();
+  };
 
   constructor(private readonly d: TrackerDeps) {}
 
@@ -77,22 +94,24 @@ export class Tracker {
    */
   track(payload: Record<string, unknown>, request: HitRequest, time = this.d.clock.unix()): Promise<TrackResult> {
     const work = this.process(payload, request, time);
-    const settled = work.catch(() => undefined).finally(() => this.inFlight.delete(settled));
-    this.inFlight.add(settled);
+    this.inFlight++;
+    work.then(this.finished, this.finished);
     return work;
   }
 
   /** Resolves when every hit under way has finished (the kernel waits for it before closing the database). */
   async settled(): Promise<void> {
-    while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
+    if (this.inFlight > 0) await new Promise<void>((resolve) => this.idle.push(resolve));
   }
 
   private async process(payload: Record<string, unknown>, request: HitRequest, time: number): Promise<TrackResult> {
-    const cfg = await this.d.config.get();
+    const cfg = this.d.config.current() ?? (await this.d.config.get());
 
     // 1. IP block, before anything else is looked at.
-    const ip = await this.visitorIp(request);
-    if ((await this.ipBlocked(ip, cfg)) && !(await this.isTestHit(payload.url))) return this.drop('ip blocked', payload);
+    const foundIp = this.visitorIp(request);
+    const ip = waits(foundIp) ? await foundIp : foundIp;
+    const blocked = this.ipBlocked(ip, cfg);
+    if ((waits(blocked) ? await blocked : blocked) && !(await this.isTestHit(payload.url))) return this.drop('ip blocked', payload);
 
     // 2. Sanitise and parse the user agent.
     const hit = sanitisePayload(payload);
@@ -100,10 +119,11 @@ export class Tracker {
     if (agent.bot) return this.drop('bot', hit);
 
     // 3. Custom block rules and the visitor's own choices; 4. referrer spam.
-    const excluded = await this.excluded(request, hit, cfg);
+    const exclusion = this.excluded(request, hit, cfg);
+    const excluded = waits(exclusion) ? await exclusion : exclusion;
     if (excluded) return this.drop(excluded.outcome, hit, excluded.extra);
 
-    const { uid, fingerprint } = await identify(
+    const identity = identify(
       {
         privacyLevel: cfg.privacyLevel,
         headless: cfg.headless,
@@ -114,13 +134,10 @@ export class Tracker {
       },
       this.d.salt,
     );
-    const [browser_id, browser_version_id, platform_id, device_id] = await Promise.all([
-      this.d.lookups.id('browsers', agent.browser),
-      this.d.lookups.id('browser_versions', agent.browser && agent.browserVersion ? `${agent.browser} ${agent.browserVersion}` : ''),
-      this.d.lookups.id('platforms', agent.platform),
-      this.d.lookups.id('devices', agent.device),
-    ]);
-    const sanitized: SvcSanitizedHit = { ...hit, uid, fingerprint, ip, time, browser_id, browser_version_id, platform_id, device_id };
+    const { uid, fingerprint } = waits(identity) ? await identity : identity;
+    const ids = this.lookupIds(agent);
+    const [browser_id, browser_version_id, platform_id, device_id] = waits(ids) ? await ids : ids;
+    const sanitized = sanitizedHit(hit, { uid, fingerprint, ip, time, browser_id, browser_version_id, platform_id, device_id });
     return hitContext.run(request, () => this.locks.run(uid, () => this.record(sanitized, cfg)));
   }
 
@@ -137,9 +154,13 @@ export class Tracker {
     const hitType: SvcHitType = heartbeat ? 'update' : 'create';
 
     // 6. Filter; location enrichment is one of its taps.
-    const filtered = await hooks.applyFilters('svc_before_track_hit', { ...input }, hitType, previous ?? {});
-    const hit = filtered && typeof filtered === 'object' ? { ...input, ...filtered, uid: input.uid, time: input.time } : input;
-    const goals = completedGoals(await this.d.goals.activeGoals(), hit, hitType === 'create');
+    const passed = sanitizedHit(input, input);
+    const filtered = await hooks.applyFilters('svc_before_track_hit', passed, hitType, previous ?? {});
+    // Taps may change the hit in place or return another object; never its visitor or time.
+    const hit: SvcSanitizedHit = filtered === passed ? passed : filtered && typeof filtered === 'object' ? { ...input, ...filtered } : input;
+    hit.uid = input.uid;
+    hit.time = input.time;
+    const goals = completedGoals(this.d.goals.activeNow() ?? (await this.d.goals.activeGoals()), hit, hitType === 'create');
 
     let plan: WritePlan;
     let statistic: SvcStatistic | null = null;
@@ -160,7 +181,7 @@ export class Tracker {
         time_on_page: hit.time_on_page,
         session_id: previous ? previous.session_id : 0,
       };
-      await hooks.doAction('svc_before_create_statistic', { ...statistic });
+      if (hooks.hasAction('svc_before_create_statistic')) await hooks.doAction('svc_before_create_statistic', { ...statistic });
       plan = {
         kind: 'create',
         statistic,
@@ -186,10 +207,11 @@ export class Tracker {
     }
     const written = await this.d.writer.write(plan);
     if (statistic) {
-      const after: SvcStatistic = { ...statistic, ID: written.statisticId, session_id: written.sessionId };
+      const after: SvcStatistic = { ID: written.statisticId, ...statistic };
+      after.session_id = written.sessionId;
       if (hit.search_term) after.search_term = hit.search_term;
       await hooks.doAction('svc_after_create_statistic', written.statisticId, after);
-      await this.d.domains.observe(hit.host);
+      if (!this.d.domains.known(hit.host)) await this.d.domains.observe(hit.host);
     }
     // 10. Outbound link, fired for every recorded hit.
     await hooks.doAction('svc_track_external_link', written.statisticId, hit.external_link_url);
@@ -209,33 +231,40 @@ export class Tracker {
     return (await this.excluded(request, { ...fields, user_agent: userAgent }, cfg))?.outcome ?? null;
   }
 
-  private async visitorIp(request: HitRequest): Promise<string> {
-    const ip = await this.d.hooks.applyFilters('svc_visitor_ip', resolveVisitorIp(request.headers, request.remoteAddress));
-    return typeof ip === 'string' ? ip : '';
+  /** The resolved address through `svc_visitor_ip` (at once when nothing taps it). */
+  private visitorIp(request: HitRequest): Soon<string> {
+    const ip = resolveVisitorIp(request.headers, request.remoteAddress, this.d.clientAddress(request.headers, request.remoteAddress));
+    if (!this.d.hooks.hasFilter('svc_visitor_ip')) return ip;
+    return this.d.hooks.applyFilters('svc_visitor_ip', ip).then((filtered) => (typeof filtered === 'string' ? filtered : ''));
   }
 
-  private async ipBlocked(ip: string, cfg: TrackingConfig): Promise<boolean> {
-    const list = await this.d.hooks.applyFilters('svc_ip_blocklist', [...cfg.ipBlocklist]);
-    return this.blocklists.get(Array.isArray(list) ? list.filter((x): x is string => typeof x === 'string') : []).matches(ip);
+  /** The blocklist setting plus `svc_ip_blocklist` (at once when nothing taps it). */
+  private ipBlocked(ip: string, cfg: TrackingConfig): Soon<boolean> {
+    if (!this.d.hooks.hasFilter('svc_ip_blocklist')) return this.blocklists.get(cfg.ipBlocklist).matches(ip);
+    return this.d.hooks
+      .applyFilters('svc_ip_blocklist', [...cfg.ipBlocklist])
+      .then((list) => this.blocklists.get(Array.isArray(list) ? list.filter((x): x is string => typeof x === 'string') : []).matches(ip));
   }
 
-  private async excluded(
-    request: HitRequest,
-    hit: Pick<HitPayload, 'url' | 'parameters' | 'referrer' | 'user_agent'>,
-    cfg: TrackingConfig,
-  ): Promise<{ outcome: DropOutcome; extra?: Record<string, unknown> } | null> {
+  /** Steps 3-4; waits only for a signed-in visitor's role check. */
+  private excluded(request: HitRequest, hit: Pick<HitPayload, 'url' | 'parameters' | 'referrer' | 'user_agent'>, cfg: TrackingConfig): Soon<Exclusion | null> {
     const rule = matchingRule(cfg.blockRules, [hit.url + (hit.parameters ? `?${hit.parameters}` : ''), hit.referrer, hit.user_agent]);
     if (rule) return { outcome: 'blocked by custom rule', extra: { rule: rule.source } };
     if (cfg.doNotTrack && sendsDoNotTrack(request.headers)) return { outcome: 'do not track' };
-    if (await this.excludedRole(request.principal, cfg)) return { outcome: 'excluded role' };
-    if (hit.referrer && isReferrerSpam(hit.referrer)) return { outcome: 'referrer is spam' };
-    return null;
+    const spam = () => (hit.referrer && isReferrerSpam(hit.referrer) ? ({ outcome: 'referrer is spam' } as const) : null);
+    const user = request.principal.user;
+    if (!user) return spam();
+    return this.d.hooks
+      .applyFilters('svc_roles_excluded_from_tracking', [...cfg.roleBlocklist])
+      .then((roles) => (Array.isArray(roles) && roles.includes(user.role) ? { outcome: 'excluded role' } : spam()));
   }
 
-  private async excludedRole(principal: Principal, cfg: TrackingConfig): Promise<boolean> {
-    if (!principal.user) return false;
-    const roles = await this.d.hooks.applyFilters('svc_roles_excluded_from_tracking', [...cfg.roleBlocklist]);
-    return Array.isArray(roles) && roles.includes(principal.user.role);
+  /** Ids of the user agent's lookup rows, at once when they are all in memory. */
+  private lookupIds(agent: ParsedAgent): Soon<number[]> {
+    const names = [agent.browser, agent.browser && agent.browserVersion ? `${agent.browser} ${agent.browserVersion}` : '', agent.platform, agent.device];
+    const known = LOOKUP_ITEMS.map((item, i) => this.d.lookups.known(item, names[i]!));
+    if (known.every((id) => id !== undefined)) return known as number[];
+    return Promise.all(LOOKUP_ITEMS.map((item, i) => this.d.lookups.id(item, names[i]!)));
   }
 
   /** The onboarding test hit bypasses the IP block with a nonce equal to `svc_onboarding_token` (§5 rule 2). */

@@ -1,3 +1,4 @@
+import type { OptionSnapshot } from '../../../core/options/options';
 import type { PluginContext } from '../../../core/plugins/context';
 import { type BlockRule, parseBlockRule } from '../../../core/settings/block-rules';
 import type { PrivacyLevel } from '../../../core/settings/tracking-settings';
@@ -37,9 +38,11 @@ const lines = (text: unknown) => (typeof text === 'string' ? text.split(/\r?\n/)
  * Tracking settings as the pipeline sees them. Their options are autoloaded
  * (stored with their defaults at start when absent), so reading them costs no
  * query: the kernel's option cache reloads them at most every few seconds and
- * at once after a change on this node. Parsing happens only when a value changed.
+ * at once after a change on this node. A hit reads them once, without waiting
+ * (`current()`); parsing happens only when a value changed.
  */
 export class TrackingConfigCache {
+  private version = -1;
   private signature = '';
   private value: TrackingConfig | null = null;
 
@@ -53,13 +56,25 @@ export class TrackingConfigCache {
     }
   }
 
+  /** The settings from the options in memory; null right after a change on this node, until `get()` has loaded them. */
+  current(): TrackingConfig | null {
+    const snapshot = this.ctx.options.snapshot();
+    return snapshot && this.from(snapshot);
+  }
+
   async get(): Promise<TrackingConfig> {
-    const raw: unknown[] = [];
-    for (const key of KEYS) raw.push(await this.ctx.settings.get(key));
+    return this.current() ?? this.from(await this.ctx.options.loaded());
+  }
+
+  private from(snapshot: OptionSnapshot): TrackingConfig {
+    if (this.value && snapshot.version === this.version) return this.value;
+    const raw = KEYS.map((key) => this.ctx.settings.read(snapshot, key));
     const signature = JSON.stringify(raw);
-    if (this.value && signature === this.signature) return this.value;
-    this.value = this.parse(raw);
-    this.signature = signature;
+    if (!this.value || signature !== this.signature) {
+      this.value = this.parse(raw);
+      this.signature = signature;
+    }
+    this.version = snapshot.version;
     return this.value;
   }
 

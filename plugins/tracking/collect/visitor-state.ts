@@ -1,6 +1,7 @@
 import type { Database } from '../../../core/db/database';
 import type { SvcStatistic } from '../../../hooks';
 import { Batcher } from './batcher';
+import type { HitStatements } from './hit-statements';
 
 /** What the database knows about a visitor before a hit (tracking.md §3.1-3.2). */
 export interface VisitorState {
@@ -9,9 +10,6 @@ export interface VisitorState {
   /** The last pageview of that session. */
   last: SvcStatistic | null;
 }
-
-/** The visitor's latest session joined with its last pageview (null columns when it has none). */
-type Row = { s_id: number; s_uid: string; s_last_time: number; ID: number | null } & Required<Omit<SvcStatistic, 'ID' | 'search_term'>>;
 
 const EMPTY: VisitorState = Object.freeze({ session: null, last: null });
 
@@ -22,7 +20,10 @@ const EMPTY: VisitorState = Object.freeze({ session: null, last: null });
 export class VisitorStates {
   private readonly batcher: Batcher<string, VisitorState>;
 
-  constructor(private readonly db: Database) {
+  constructor(
+    private readonly db: Database,
+    private readonly sql: HitStatements,
+  ) {
     this.batcher = new Batcher((uids) => this.query(uids), { concurrency: 1 });
   }
 
@@ -31,18 +32,7 @@ export class VisitorStates {
   }
 
   private async query(uids: string[]): Promise<VisitorState[]> {
-    const unique = [...new Set(uids)];
-    const q = this.db.quote;
-    const sessions = q(this.db.table('sessions'));
-    const statistics = q(this.db.table('statistics'));
-    const rows = await this.db.select<Row>(
-      `SELECT s.ID AS s_id, s.uid AS s_uid, s.last_time AS s_last_time,
-              st.ID, st.page_url, st.parameters, st.fragment, st.page_id, st.page_type, st.time, st.uid, st.time_on_page, st.session_id
-         FROM (SELECT uid, MAX(ID) AS id FROM ${sessions} WHERE uid IN (${unique.map(() => '?').join(', ')}) GROUP BY uid) m
-         JOIN ${sessions} s ON s.ID = m.id
-         LEFT JOIN ${statistics} st ON st.ID = (SELECT MAX(x.ID) FROM ${statistics} x WHERE x.session_id = s.ID)`,
-      unique,
-    );
+    const rows = await this.sql.visitors(this.db.direct, [...new Set(uids)]);
     const byUid = new Map<string, VisitorState>();
     for (const r of rows) {
       byUid.set(r.s_uid, {

@@ -56,10 +56,12 @@ async function removeDemo(ctx: PluginContext, marks: DemoMarks, io: CliIO): Prom
 }
 
 /**
- * `svc demo [--days N] [--visitors N]`: visitors per day over the last days,
- * each with one or more sessions of page views and heartbeats, sent through
- * the tracking pipeline with their own times, IPs, devices and referrers,
- * plus 404s, site searches and goal completions. Fires `svc_demo_generated`.
+ * `svc demo [--days N] [--visitors N]`: `--visitors` visits per day over the
+ * last days (about 30 % of them by a visitor who came before), each a run of
+ * page views and heartbeats sent through the tracking pipeline with its own
+ * times, IP, device and referrer, plus 404s, site searches and goal
+ * completions. Progress and summary count visits, the summary also the
+ * distinct visitors and page views. Fires `svc_demo_generated`.
  */
 export function registerDemo(ctx: PluginContext, tracker: Tracker, goals: GoalStore): void {
   ctx.hooks.declareAction('svc_demo_generated', ['visits']);
@@ -68,7 +70,7 @@ export function registerDemo(ctx: PluginContext, tracker: Tracker, goals: GoalSt
   ctx.cli.command({
     name: 'demo',
     summary: 'Generate realistic traffic through the tracking pipeline into this database, or remove it again',
-    usage: '[--days N] [--visitors N] [--seed N] | --remove  (visitors per day; defaults 14 and 40)',
+    usage: '[--days N] [--visitors N] [--seed N] | --remove  (--visitors: visits per day; defaults 14 and 40)',
     async run(args: string[], io: CliIO): Promise<number> {
       const { values } = parseCommandArgs(args, ['days', 'visitors', 'seed'], { min: 0, max: 0 }, ['remove']);
       if (values.remove) {
@@ -89,7 +91,7 @@ export function registerDemo(ctx: PluginContext, tracker: Tracker, goals: GoalSt
       let done = 0;
 
       const send = (visitor: Visitor, payload: Record<string, unknown>, time: number) =>
-        tracker.track(payload, { headers: { 'user-agent': visitor.ua, 'x-forwarded-for': visitor.ip }, remoteAddress: '127.0.0.1', principal: ANONYMOUS }, time);
+        tracker.track(payload, { headers: { 'user-agent': visitor.ua }, remoteAddress: visitor.ip, principal: ANONYMOUS }, time);
 
       const simulate = async (visitor: Visitor, start: number) => {
         const referrer = weighted(random, DEMO_REFERRERS).url;
@@ -149,11 +151,12 @@ export function registerDemo(ctx: PluginContext, tracker: Tracker, goals: GoalSt
           await marks.mark('session', sessions);
           sessions.clear();
           done += chunk.length;
-          io.progress(done, total, 'visitors');
+          io.progress(done, total, 'visits');
         }
       }
       await ctx.hooks.doAction('svc_demo_generated', visits);
-      io.out(`Generated ${visits.length} page views from ${returning.length} visitors over ${days} days.`);
+      const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+      io.out(`Generated ${plural(total, 'visit')} from ${plural(returning.length, 'visitor')} (${plural(visits.length, 'page view')}) over ${plural(days, 'day')}.`);
       return 0;
     },
   });

@@ -1,12 +1,11 @@
 import type { Database } from '../../../core/db/database';
+import { insertIgnoring } from '../../../core/db/sql';
 import type { GoalStore } from '../goals/goal-store';
 
 export type DemoKind = 'session' | 'goal';
 
 /** Rows marked or sessions deleted per statement. */
 const BATCH = 500;
-/** Per dialect: a mark written twice is kept once. */
-const INSERT_IGNORE = { mysql: 'INSERT IGNORE', sqlite: 'INSERT OR IGNORE' };
 
 export interface DemoRemoval {
   sessions: number;
@@ -36,10 +35,8 @@ export class DemoMarks {
     const all = [...ids];
     for (let i = 0; i < all.length; i += BATCH) {
       const chunk = all.slice(i, i + BATCH);
-      await this.db.execute(
-        `${INSERT_IGNORE[this.db.dialect]} INTO ${this.t('demo_rows')} (kind, row_id) VALUES ${chunk.map(() => '(?, ?)').join(', ')}`,
-        chunk.flatMap((id) => [kind, id]),
-      );
+      // A mark written twice is kept once.
+      await insertIgnoring(this.db, this.db.table('demo_rows'), ['kind', 'row_id'], chunk.map((id) => [kind, id]));
     }
   }
 

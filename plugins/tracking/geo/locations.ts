@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Database } from '../../../core/db/database';
-import { insertIfAbsent } from '../../../core/db/sql';
+import { insertIfAbsent, insertIgnoring } from '../../../core/db/sql';
 import type { SvcLocation } from '../../../hooks';
 import { cleanText } from '../collect/text';
 import { COUNTRY_CODES, continentOf, countryPlaceholderCode } from './countries';
@@ -27,12 +27,8 @@ export class Locations {
 
   /** One negative city_code row per country; running it again changes nothing. */
   async seed(): Promise<void> {
-    const verb = this.db.dialect === 'mysql' ? 'INSERT IGNORE' : 'INSERT OR IGNORE';
     const rows = COUNTRY_CODES.map((code) => [countryPlaceholderCode(code), code, continentOf(code), '', '']);
-    await this.db.execute(
-      `${verb} INTO ${this.db.quote(this.db.table('locations'))} (city_code, country_code, continent_code, state, city) VALUES ${rows.map(() => '(?, ?, ?, ?, ?)').join(', ')}`,
-      rows.flat(),
-    );
+    await insertIgnoring(this.db, this.db.table('locations'), ['city_code', 'country_code', 'continent_code', 'state', 'city'], rows);
     for (const [code] of rows) this.known.set(code as number, true);
   }
 

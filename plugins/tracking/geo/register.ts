@@ -19,7 +19,10 @@ export async function registerGeo(ctx: PluginContext): Promise<void> {
       if (hitType !== 'create' || 'ID' in previous) return hit;
       const location = await locator.locate(hit.ip, hitContext.getStore()?.headers ?? {});
       if (!location) return hit;
-      return { ...hit, city_code: await locations.codeFor(location), country_code: location.country_code };
+      // In place: the pipeline hands each filter run its own copy.
+      hit.city_code = await locations.codeFor(location);
+      hit.country_code = location.country_code;
+      return hit;
     },
     { priority: 5 },
   );

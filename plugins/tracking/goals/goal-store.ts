@@ -28,6 +28,13 @@ export class GoalStore {
     await this.options.add(GOALS_VERSION_OPTION, 1, { autoload: true });
   }
 
+  /** Active goals from memory without waiting; null when they must be loaded first (`activeGoals()`). */
+  activeNow(): Goal[] | null {
+    const snapshot = this.options.snapshot();
+    if (!snapshot || !this.active) return null;
+    return this.active.version === (snapshot.values.get(GOALS_VERSION_OPTION) ?? 0) ? this.active.goals : null;
+  }
+
   /** Active goals from memory; an empty list when the goals table does not exist (§4.1). */
   async activeGoals(): Promise<Goal[]> {
     const version = await this.options.get<number>(GOALS_VERSION_OPTION, 0);

@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import type { Clock } from '../../../core/clock';
 import type { Database } from '../../../core/db/database';
+import { insertIgnoring } from '../../../core/db/sql';
 import { cleanId } from '../collect/payload';
 import { WINDOW_SECONDS } from '../collect/tracker';
 import type { GoalStore } from './goal-store';
@@ -42,13 +43,8 @@ export class HookGoals {
       [visitor, clock.unix() - WINDOW_SECONDS],
     );
     if (!row) return 0;
-    const verb = db.dialect === 'mysql' ? 'INSERT IGNORE' : 'INSERT OR IGNORE';
     return db.transaction(async (t) => {
-      const added = await db.execute(
-        `${verb} INTO ${q(db.table('goal_statistics'))} (statistic_id, goal_id) VALUES ${goals.map(() => '(?, ?)').join(', ')}`,
-        goals.flatMap((g) => [row.ID, g.ID]),
-        t,
-      );
+      const { affected: added } = await insertIgnoring(db, db.table('goal_statistics'), ['statistic_id', 'goal_id'], goals.map((g) => [row.ID, g.ID]), t);
       await db.execute(`UPDATE ${q(db.table('sessions'))} SET goal_id = ? WHERE ID = ?`, [goals[0]!.ID, row.session_id], t);
       return added;
     });

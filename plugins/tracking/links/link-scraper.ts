@@ -2,6 +2,7 @@ import { Parser } from 'htmlparser2';
 import type { Clock } from '../../../core/clock';
 import type { SvcConfig } from '../../../core/config';
 import type { Database } from '../../../core/db/database';
+import { insertIgnoring } from '../../../core/db/sql';
 import type { SvcLogger } from '../../../core/logger';
 import type { Options } from '../../../core/options/options';
 import { FIRST_DOMAIN_OPTION } from '../collect/domains';
@@ -90,13 +91,9 @@ export class LinkScraper {
     }
     let links = 0;
     const rows = [...found];
-    const verb = db.dialect === 'mysql' ? 'INSERT IGNORE' : 'INSERT OR IGNORE';
     for (let i = 0; i < rows.length; i += 200) {
-      const chunk = rows.slice(i, i + 200);
-      links += await db.execute(
-        `${verb} INTO ${db.quote(db.table('external_links'))} (url, host, created) VALUES ${chunk.map(() => '(?, ?, ?)').join(', ')}`,
-        chunk.flatMap((u) => [u, new URL(u).host, this.deps.clock.unix()]),
-      );
+      const chunk = rows.slice(i, i + 200).map((u) => [u, new URL(u).host, this.deps.clock.unix()]);
+      links += (await insertIgnoring(db, db.table('external_links'), ['url', 'host', 'created'], chunk)).affected;
     }
     if (links > 0) await this.deps.lookup.changed();
     logger.info({ pages, links }, 'external links collected');

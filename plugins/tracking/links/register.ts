@@ -1,4 +1,5 @@
 import type { PluginContext } from '../../../core/plugins/context';
+import { insertIfAbsent } from '../../../core/db/sql';
 import type { TrackingConfigCache } from '../collect/tracking-config';
 import { LinkLookup } from './link-lookup';
 import { LinkScraper } from './link-scraper';
@@ -14,19 +15,18 @@ export async function registerExternalLinks(ctx: PluginContext, config: Tracking
   const lookup = new LinkLookup(ctx.db, ctx.options);
   await lookup.init();
   const scraper = new LinkScraper({ db: ctx.db, clock: ctx.clock, logger: ctx.logger, config: ctx.config, options: ctx.options, lookup });
-  const verb = ctx.db.dialect === 'mysql' ? 'INSERT IGNORE' : 'INSERT OR IGNORE';
 
-  ctx.hooks.addAction('svc_track_external_link', async (statisticId, url) => {
-    if (!ctx.config.pro || !url || !(statisticId > 0)) return;
-    if (!(await config.get()).trackExternalLinks) return;
-    const normalised = normaliseLinkUrl(url);
-    const linkId = normalised ? await lookup.idOf(normalised) : 0;
-    if (linkId === 0) return;
-    await ctx.db.execute(
-      `${verb} INTO ${ctx.db.quote(ctx.db.table('statistics_external_links'))} (statistic_id, external_link_id, time) VALUES (?, ?, ?)`,
-      [statisticId, linkId, ctx.clock.unix()],
-    );
-  });
+  // The free tier fires the action for every hit but records nothing, so it does not tap it.
+  if (ctx.config.pro) {
+    ctx.hooks.addAction('svc_track_external_link', async (statisticId, url) => {
+      if (!url || !(statisticId > 0)) return;
+      if (!(config.current() ?? (await config.get())).trackExternalLinks) return;
+      const normalised = normaliseLinkUrl(url);
+      const linkId = normalised ? await lookup.idOf(normalised) : 0;
+      if (linkId === 0) return;
+      await insertIfAbsent(ctx.db, ctx.db.table('statistics_external_links'), { statistic_id: statisticId, external_link_id: linkId, time: ctx.clock.unix() });
+    });
+  }
   ctx.hooks.addAction('svc_daily', async () => {
     if (ctx.config.pro && (await config.get()).trackExternalLinks) await scraper.run();
   });

@@ -7,7 +7,7 @@ import type { FastPostAnswer } from '../../../core/http/fast-post';
 import type { PluginContext } from '../../../core/plugins/context';
 import { decodeBody } from '../collect/payload';
 import type { Tracker } from '../collect/tracker';
-import { asTrackingError, trackResponse } from './respond';
+import { asTrackingError, trackResponse } from './track-response';
 
 const LIMIT_BYTES = 64 * 1024;
 const BODY = { limit: '64kb', types: ['application/json', 'text/plain'] };

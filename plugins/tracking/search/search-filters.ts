@@ -1,3 +1,4 @@
+import { commaList } from '../../../core/config';
 import type { Hooks } from '../../../core/hooks/registry';
 import { parseBlockRule } from '../../../core/settings/block-rules';
 
@@ -68,8 +69,7 @@ export function scriptsForLocales(locales: readonly string[]): string[] {
 
 /** The site locales: the process locale and `SVC_LOCALES` (comma list), English as a fallback. */
 export function siteLocales(env: NodeJS.ProcessEnv = process.env): string[] {
-  const extra = (env.SVC_LOCALES ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-  return [...new Set([Intl.DateTimeFormat().resolvedOptions().locale, ...extra, 'en'])];
+  return [...new Set([Intl.DateTimeFormat().resolvedOptions().locale, ...commaList(env.SVC_LOCALES), 'en'])];
 }
 
 export type SearchRejection = 'empty' | 'too long' | 'spam' | 'injection';

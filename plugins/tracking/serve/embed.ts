@@ -1,7 +1,7 @@
 import { unavailable } from '../../../core/errors';
 import type { PluginContext } from '../../../core/plugins/context';
 import type { GhostFiles } from './ghost-files';
-import { type BuiltScript, ScriptCache } from './respond';
+import { type BuiltScript, ScriptCache } from './script-response';
 import type { ScriptSettings } from './script-settings';
 import { SCRIPTS, SCRIPTS_PATH, type ScriptKind } from './scripts';
 

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { BuiltScript } from './respond';
+import type { BuiltScript } from './script-response';
 import type { ScriptKind } from './scripts';
 
 /** The fixed short prefix of every obfuscated file name. */

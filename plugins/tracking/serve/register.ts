@@ -3,7 +3,8 @@ import type { PluginContext } from '../../../core/plugins/context';
 import { EmbedScripts } from './embed';
 import { GHOST_PATH, GhostFiles } from './ghost-files';
 import { addBodyAttributes, bodyAttributes } from './page-type';
-import { EMBED_CACHE, IMMUTABLE, REVALIDATE, type BuiltScript, ScriptCache, acceptsGzip, scriptHeaders, sendHeadless, sendScript } from './respond';
+import { IMMUTABLE, REVALIDATE, acceptsGzip } from '../../../core/http/cached-response';
+import { EMBED_CACHE, type BuiltScript, ScriptCache, scriptHeaders, sendHeadless, sendScript } from './script-response';
 import { type ScriptSettings, materialiseScriptSettings, scriptSettings } from './script-settings';
 import { EMBED_PATH, PUBLIC_SCRIPT_HEADERS, SCRIPTS, SCRIPTS_PATH, type ScriptKind } from './scripts';
 import type { TrackerScriptsService } from './service';
@@ -55,10 +56,7 @@ export async function registerTrackerScripts(ctx: PluginContext): Promise<void> 
     const script = kind === 'embed' ? await embed.build(settings) : await bundle(kind);
     const files = await ghost.publish(kind, script);
     const versioned = kind !== 'embed' && req.query.v === script.etag.slice(1, -1);
-    if (scriptHeaders(req, res, script.etag, kind === 'embed' ? EMBED_CACHE : versioned ? IMMUTABLE : REVALIDATE)) {
-      res.status(304).end();
-      return;
-    }
+    if (scriptHeaders(req, res, script.etag, kind === 'embed' ? EMBED_CACHE : versioned ? IMMUTABLE : REVALIDATE)) return;
     const gzip = acceptsGzip(req);
     if (gzip) res.setHeader('Content-Encoding', 'gzip');
     res.sendFile(gzip ? files.gzipped : files.plain, { etag: false, lastModified: false, cacheControl: false });

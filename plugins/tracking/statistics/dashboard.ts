@@ -20,6 +20,7 @@ export function registerDashboard(ctx: PluginContext): void {
         script: await ctx.assets.versionedUrl(DASHBOARD_SCRIPT),
         style: await ctx.assets.versionedUrl(DASHBOARD_STYLE),
         timezone: ctx.statistics.timezone,
+        panelFilters: JSON.stringify({ default: ctx.statistics.filtersAt('/data/compare') }),
         canManageGoals: req.principal.user ? await ctx.auth.users.can(req.principal.user, 'manage_svc_statistics') : false,
       },
     }),

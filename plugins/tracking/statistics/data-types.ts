@@ -6,6 +6,17 @@ import type { MetricName, StatsQuery, TimeBucket } from '../../../core/statistic
 import { allowList } from './allow';
 import { liveVisitors } from './live';
 
+/**
+ * How a goal counts by its `conversion_metric`: which figure of the rows
+ * grouped by goal (the goal's completions joined) it takes, and which total
+ * of the period it is a share of.
+ */
+const GOAL_COUNTS: Readonly<Record<string, { completed: MetricName; of: MetricName }>> = {
+  visitors: { completed: 'visitors', of: 'visitors' },
+  sessions: { completed: 'sessions', of: 'sessions' },
+  pageviews: { completed: 'conversions', of: 'pageviews' },
+};
+
 const COMPARE_METRICS: MetricName[] = ['visitors', 'pageviews', 'sessions', 'bounce_rate', 'avg_time_on_page', 'avg_session_duration', 'first_time_visitors', 'conversions'];
 
 /** The engine query of a request, for one id. */
@@ -96,25 +107,32 @@ export function registerDataTypes(ctx: PluginContext): void {
     id: 'goals',
     tab: 'statistics',
     allow: allowList(stats, { metrics: ['conversions', 'conversion_rate'], defaultMetrics: ['conversions', 'conversion_rate'], groupBy: [], defaultGroupBy: [] }),
+    /**
+     * Each goal counted by its own `conversion_metric`: the visitors, the
+     * sessions or the page views that completed it, and that share of all
+     * visitors, sessions or page views of the period (never above 100 %).
+     */
     async run(req, { queryId }) {
-      const goals = await ctx.db.select<{ ID: number; title: string; type: string; status: string }>(
-        `SELECT ID, title, type, status FROM ${ctx.db.quote(ctx.db.table('goals'))} ORDER BY ID`,
+      const goals = await ctx.db.select<{ ID: number; title: string; type: string; status: string; conversion_metric: string }>(
+        `SELECT ID, title, type, status, conversion_metric FROM ${ctx.db.quote(ctx.db.table('goals'))} ORDER BY ID`,
       );
       const [rows, [total]] = await Promise.all([
-        stats.query(queryOf(req, queryId, { metrics: ['conversions'], groupBy: ['goal'] })),
-        stats.query(queryOf(req, queryId, { metrics: ['visitors'], groupBy: [] })),
+        stats.query(queryOf(req, queryId, { metrics: ['visitors', 'sessions', 'conversions'], groupBy: ['goal'] })),
+        stats.query(queryOf(req, queryId, { metrics: ['visitors', 'sessions', 'pageviews'], groupBy: [] })),
       ]);
-      const visitors = Number(total?.visitors ?? 0);
-      const byGoal = new Map(rows.map((r) => [String(r.goal), Number(r.conversions)]));
+      const byGoal = new Map(rows.map((r) => [String(r.goal), r]));
       return goals.map((g) => {
-        const conversions = byGoal.get(String(g.ID)) ?? 0;
+        const metric = GOAL_COUNTS[g.conversion_metric] ?? GOAL_COUNTS.visitors!;
+        const conversions = Number(byGoal.get(String(g.ID))?.[metric.completed] ?? 0);
+        const of = Number(total?.[metric.of] ?? 0);
         return {
           goal_id: Number(g.ID),
           title: g.title,
           type: g.type,
           status: g.status,
+          conversion_metric: g.conversion_metric,
           conversions,
-          conversion_rate: visitors > 0 ? Math.round((conversions / visitors) * 10000) / 100 : 0,
+          conversion_rate: of > 0 ? Math.min(100, Math.round((conversions / of) * 10000) / 100) : 0,
         };
       });
     },

@@ -31,10 +31,16 @@ describe('svc demo', () => {
     const demo = tk.kernel.commands.get('demo')!;
     const out = io();
     expect(await demo.run(['--days', '3', '--visitors', '30', '--seed', '7'], out)).toBe(0);
-    expect(out.progress).toHaveBeenLastCalledWith(90, 90, 'visitors');
-    expect(out.lines.at(-1)).toMatch(/^Generated \d+ page views from \d+ visitors over 3 days\.$/);
+    // --visitors is visits per day: the progress and the summary count the same 90 visits.
+    expect(out.progress).toHaveBeenLastCalledWith(90, 90, 'visits');
+    const summary = /^Generated 90 visits from (\d+) visitors \((\d+) page views\) over 3 days\.$/.exec(out.lines.at(-1)!);
+    expect(summary).not.toBeNull();
 
     const pageviews = await count(tk, 'statistics');
+    expect(Number(summary![2])).toBe(pageviews);
+    const [visitors] = await tk.kernel.db.select<{ n: number }>(`SELECT COUNT(DISTINCT uid) AS n FROM ${tk.kernel.db.quote(tk.kernel.db.table('sessions'))}`);
+    expect(Number(summary![1])).toBe(Number(visitors!.n));
+    expect(Number(summary![1])).toBeLessThan(90);
     expect(pageviews).toBeGreaterThan(90);
     const days = await tk.kernel.db.select<{ d: number }>(`SELECT DISTINCT FLOOR(time / 86400) AS d FROM ${tk.kernel.db.quote(tk.kernel.db.table('statistics'))}`);
     expect(days.length).toBe(3);

@@ -161,6 +161,8 @@ describeBrowser('what the tracker sends (tracking.md §2.1, §3.1)', () => {
       const v = await h.visitor();
       await v.page.goto(`${h.site.url}${path}`, { waitUntil: 'load' });
       await until(() => pageviews(h, path), (r) => r.length === 1);
+      // The row can be stored before the page has the answer, and with it the resource entry.
+      await v.page.waitForFunction(() => performance.getEntriesByType('resource').some((e) => e.name.endsWith('/track')));
       // Both times on the page's own clock: CDP events of different domains may arrive out of order.
       const { loaded, sentAt } = await v.page.evaluate(() => {
         const navigation = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;

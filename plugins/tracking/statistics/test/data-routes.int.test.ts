@@ -129,8 +129,8 @@ describe('statistics data routes on the hand-built traffic set', () => {
       { browser: 'Firefox', pageviews: 1, share: 11.11 },
     ]);
     expect(await data('goals', CURRENT)).toEqual([
-      { goal_id: 1, title: 'Saw <b>pricing</b>', type: 'visits', status: 'active', conversions: 2, conversion_rate: 66.67 },
-      { goal_id: 2, title: 'Newsletter', type: 'clicks', status: 'active', conversions: 0, conversion_rate: 0 },
+      { goal_id: 1, title: 'Saw <b>pricing</b>', type: 'visits', status: 'active', conversion_metric: 'visitors', conversions: 2, conversion_rate: 66.67 },
+      { goal_id: 2, title: 'Newsletter', type: 'clicks', status: 'active', conversion_metric: 'visitors', conversions: 0, conversion_rate: 0 },
     ]);
   });
 

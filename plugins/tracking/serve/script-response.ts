@@ -1,19 +1,12 @@
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import type { Request, Response } from 'express';
+import { type CachedBody, cachedHeaders, sendCached } from '../../../core/http/cached-response';
 import { JS_TYPE, PUBLIC_SCRIPT_HEADERS } from './scripts';
 
 /** A script ready to serve: its code, gzipped copy and content-hash ETag. */
-export interface BuiltScript {
-  code: Buffer;
-  gzipped: Buffer;
-  /** Quoted, as the header carries it. */
-  etag: string;
-}
+export type BuiltScript = CachedBody;
 
-/** Year-long caching for URLs that carry the content hash, revalidation otherwise. */
-export const IMMUTABLE = 'public, max-age=31536000, immutable';
-export const REVALIDATE = 'public, max-age=0, must-revalidate';
 /** The embed snippet carries the options: browsers keep it five minutes, then revalidate by ETag. */
 export const EMBED_CACHE = 'public, max-age=300';
 
@@ -33,33 +26,19 @@ export class ScriptCache {
   }
 }
 
-export const acceptsGzip = (req: Request): boolean => /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
-
 /**
- * The headers every served script carries; true when the browser's copy is
- * current (the caller answers 304).
+ * The headers every served script carries; when the browser's copy is current
+ * it answers 304 and returns true.
  */
 export function scriptHeaders(req: Request, res: Response, etag: string, cacheControl: string): boolean {
   res.set(PUBLIC_SCRIPT_HEADERS);
-  res.setHeader('Content-Type', JS_TYPE);
-  res.setHeader('Cache-Control', cacheControl);
-  res.setHeader('ETag', etag);
-  res.vary('Accept-Encoding');
-  return req.headers['if-none-match'] === etag;
+  return cachedHeaders(req, res, etag, { cacheControl, contentType: JS_TYPE });
 }
 
 /** Answers with a script from memory: 304 when current, gzipped when accepted. */
 export function sendScript(req: Request, res: Response, script: BuiltScript, cacheControl: string): void {
-  if (scriptHeaders(req, res, script.etag, cacheControl)) {
-    res.status(304).end();
-    return;
-  }
-  if (acceptsGzip(req)) {
-    res.setHeader('Content-Encoding', 'gzip');
-    res.send(script.gzipped);
-    return;
-  }
-  res.send(script.code);
+  res.set(PUBLIC_SCRIPT_HEADERS);
+  sendCached(req, res, script, { cacheControl, contentType: JS_TYPE });
 }
 
 /** Headless mode: no script is offered (tracking.md §5 rule 4). */

@@ -8,9 +8,10 @@ export function trackResponse(result: TrackResult, debug: boolean): Record<strin
   return { success: true, outcome: result.outcome };
 }
 
-/** Coded errors pass through; anything else (the database is down) is a 503, logged once. */
+/** The pipeline's coded errors pass through; anything else (the database is down) is a 503, logged once. */
 export function asTrackingError(err: unknown, logger: SvcLogger): unknown {
-  if (isSvcError(err)) return err;
+  // The pipeline's own refusals pass through; a kernel fault (SVC_ERR_*, e.g. a COMMIT whose answer was lost) is the database's.
+  if (isSvcError(err) && !err.code.startsWith('SVC_ERR_')) return err;
   logger.error({ err }, `hit not recorded: ${describeError(err)}`);
   return unavailable('The hit could not be recorded right now; try again later.', 'svc_tracking_unavailable');
 }
