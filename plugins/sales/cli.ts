@@ -1,7 +1,7 @@
 import { UsageError, parseCommandArgs } from '../../core/cli/args';
 import type { CliIO } from '../../core/cli/command';
 import { BACKFILL_HOOK } from './backfill/backfill';
-import type { SalesCore } from './core';
+import type { SalesCore } from './composition';
 
 /** Longest pause between two looks while a step waits for its time (a retry) or runs on another node. */
 const MAX_WAIT_MS = 5000;

@@ -74,9 +74,17 @@ export interface DatatableRun {
   metrics: string[];
 }
 
+/** Where a stored subscription stands: its state and since when (the start of its current period). */
+export interface SubscriptionStanding {
+  status: 'trial' | 'active' | 'canceled' | 'expired';
+  since: number;
+}
+
 export interface SalesService {
   /** Validates and stores events exactly as the ingestion route does. */
   ingest(events: readonly unknown[], options: IngestOptions): Promise<IngestResult>;
+  /** The state of a subscription a sender sent, or null when it has none by that id (integrations detect reactivations with it). */
+  subscriptionStanding(source: EventSource, subscriptionId: string): Promise<SubscriptionStanding | null>;
   registerIntegration(integration: SubscriptionIntegration): void;
   /** Runs `sales_products` or `subscription_products` as the REST route does; answers the rows and the metrics it ran. */
   datatable(id: string, input: DatatableInput): Promise<DatatableRun>;

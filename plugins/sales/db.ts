@@ -1,15 +1,13 @@
 import type { Transaction } from 'sequelize';
 import type { Database } from '../../core/db/database';
+import { insertIgnoring } from '../../core/db/sql';
 
 /** The quoted name of one of the plugin's (or the kernel's) tables. */
 export const tbl = (db: Database, name: string): string => db.quote(db.table(name));
 
 /** Inserts a row, or nothing when a unique key already holds it; the new ID, or 0 when it was a duplicate. */
 export async function insertIgnore(db: Database, table: string, row: Record<string, unknown>, t?: Transaction): Promise<number> {
-  const cols = Object.keys(row);
-  const verb = db.dialect === 'mysql' ? 'INSERT IGNORE' : 'INSERT OR IGNORE';
-  const sql = `${verb} INTO ${tbl(db, table)} (${cols.map((c) => db.quote(c)).join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`;
-  const { id, affected } = await db.insert(sql, Object.values(row), t);
+  const { id, affected } = await insertIgnoring(db, db.table(table), Object.keys(row), [Object.values(row)], t);
   return affected > 0 ? id : 0;
 }
 

@@ -2,7 +2,7 @@ import { definePlugin } from '../../core/plugins/manifest';
 import { BACKFILL_HOOK } from './backfill/backfill';
 import { registerSalesTab } from './admin/tab';
 import { registerSalesCommand } from './cli';
-import { createSalesCore } from './core';
+import { createSalesCore } from './composition';
 import { Currencies, currencySetting } from './data/currency';
 import { registerSalesData } from './data/register';
 import { datatableService } from './datatables/service';
@@ -10,6 +10,7 @@ import { tapDemo } from './demo/register';
 import { salesMigrations } from './migrations';
 import { registerActionRoute } from './routes/actions';
 import { registerIngestRoute } from './routes/ingest';
+import { subscriptionStanding } from './subscriptions/store';
 import './contract';
 
 /** Business tier: ecommerce ingestion and analytics, subscriptions and their backfill (ecommerce.md). */
@@ -25,6 +26,7 @@ export default definePlugin({
     ctx.hooks.addAction('svc_every_hour', () => core.checkIntegrations());
     ctx.services.provide('sales', {
       ingest: (events, options) => core.ingest(events, options),
+      subscriptionStanding: (source, subscriptionId) => subscriptionStanding(ctx.db, source, subscriptionId),
       registerIntegration: (integration) => core.integrations.register(integration),
       ...datatableService(ctx),
     });

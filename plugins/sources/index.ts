@@ -17,6 +17,7 @@ export default definePlugin({
   migrations: [campaignsTable],
   register(ctx) {
     const campaigns = new CampaignStore(ctx.db, ctx.options);
+    ctx.services.provide('campaigns', campaigns);
     registerCampaignDimensions(ctx);
     registerSourcesData(ctx);
 
@@ -37,7 +38,12 @@ export default definePlugin({
       get: async () => ({
         view: path.join(VIEWS, 'sources.ejs'),
         title: 'Sources',
-        data: { script: await ctx.assets.versionedUrl(SCRIPT), style: await ctx.assets.versionedUrl(STYLE), timezone: ctx.statistics.timezone },
+        data: {
+          script: await ctx.assets.versionedUrl(SCRIPT),
+          style: await ctx.assets.versionedUrl(STYLE),
+          timezone: ctx.statistics.timezone,
+          panelFilters: JSON.stringify({ default: ctx.statistics.filtersAt('/data/channels') }),
+        },
       }),
     });
   },

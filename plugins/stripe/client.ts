@@ -1,13 +1,13 @@
 import Stripe from 'stripe';
-import type { Settings } from '../../core/settings/settings';
+import type { PluginSettings } from '../../core/settings/settings';
 import { API_BASE, API_KEY } from './settings';
-import type { StripeInvoice, StripeLineItem, StripeSubscription } from './types';
+import type { StripeCheckoutSession, StripeInvoice, StripeLineItem, StripeRefund, StripeSubscription } from './types';
 
 const TIMEOUT_MS = 15_000;
 
 /** Read access to the Stripe account through the `stripe` package (at `svc_stripe_api_base` when set). */
 export class StripeClient {
-  constructor(private readonly settings: Settings) {}
+  constructor(private readonly settings: PluginSettings) {}
 
   async configured(): Promise<boolean> {
     return Boolean(await this.settings.get<string>(API_KEY));
@@ -37,6 +37,19 @@ export class StripeClient {
     const list = (await this.sdk()).checkout.sessions.listLineItems(sessionId, { limit: 100, expand: ['data.price.product'] });
     for await (const item of list) items.push(item as unknown as StripeLineItem);
     return items;
+  }
+
+  /** The Checkout Session that took a payment, or null when the payment came from elsewhere (an invoice, the dashboard). */
+  async sessionOfPayment(paymentIntent: string): Promise<StripeCheckoutSession | null> {
+    const page = await (await this.sdk()).checkout.sessions.list({ payment_intent: paymentIntent, limit: 1 });
+    return (page.data[0] as unknown as StripeCheckoutSession | undefined) ?? null;
+  }
+
+  /** Every refund of a charge. */
+  async chargeRefunds(chargeId: string): Promise<StripeRefund[]> {
+    const refunds: StripeRefund[] = [];
+    for await (const refund of (await this.sdk()).refunds.list({ charge: chargeId, limit: 100 })) refunds.push(refund as unknown as StripeRefund);
+    return refunds;
   }
 
   /** One page of every subscription (newest first, as Stripe lists them). */

@@ -1,4 +1,4 @@
-import type { StripeCheckoutSession, StripeInvoice, StripeLineItem, StripePrice, StripeProduct, StripeSubscription } from './types';
+import type { StripeCheckoutSession, StripeInvoice, StripeLineItem, StripePrice, StripeProduct, StripeRefund, StripeSubscription } from './types';
 
 /** An event of the sales ingestion API (its fields are documented in plugins/sales/README.md). */
 export type IngestEvent = Record<string, unknown>;
@@ -32,6 +32,7 @@ function plan(s: StripeSubscription) {
   const price = item?.price;
   return {
     subscription_id: s.id,
+    uid: (s.metadata?.svc_uid ?? '').slice(0, 64),
     product_id: price ? productId(price) : undefined,
     product_name: price ? productName(price) : undefined,
     amount: price?.unit_amount != null ? major(price.unit_amount * (item?.quantity ?? 1), price.currency) : undefined,
@@ -87,6 +88,22 @@ export function renewal(s: StripeSubscription, i: StripeInvoice): IngestEvent {
 }
 
 export const isRenewal = (i: StripeInvoice): boolean => i.status === 'paid' && i.billing_reason === 'subscription_cycle';
+
+/** A refund that went through (`succeeded`); pending, failed and canceled ones take nothing back. */
+export const refundSucceeded = (r: StripeRefund): boolean => r.status === 'succeeded';
+
+/** A succeeded refund of a Checkout Session's payment as a `refund` event of that order. */
+export function refundEvent(r: StripeRefund, session: StripeCheckoutSession): IngestEvent {
+  return {
+    type: 'refund',
+    id: `refund-${r.id}`,
+    refund_id: r.id,
+    order_id: session.id,
+    amount: major(r.amount, r.currency),
+    currency: r.currency.toUpperCase(),
+    time: r.created,
+  };
+}
 
 /** A paid one-off Checkout Session as an `order` event, its lines as items. */
 export function checkoutOrder(session: StripeCheckoutSession, items: StripeLineItem[], time: number): IngestEvent {

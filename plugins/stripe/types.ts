@@ -26,6 +26,7 @@ export interface StripeSubscription {
   ended_at: number | null;
   cancel_at_period_end: boolean;
   items: { data: Array<{ price: StripePrice; quantity?: number }> };
+  metadata?: Record<string, string> | null;
 }
 
 export interface StripeInvoice {
@@ -39,6 +40,23 @@ export interface StripeInvoice {
   /** Before API version 2025-03-31. */
   subscription?: string | null;
   parent?: { subscription_details?: { subscription: string } | null } | null;
+}
+
+/** A refund of a payment (`refund.*` events, or listed for a `charge.refunded`). */
+export interface StripeRefund {
+  id: string;
+  amount: number;
+  currency: string;
+  status: string | null;
+  created: number;
+  charge?: string | null;
+  payment_intent?: string | null;
+}
+
+/** The parts of a charge a `charge.refunded` event needs. */
+export interface StripeCharge {
+  id: string;
+  payment_intent?: string | null;
 }
 
 export interface StripeCheckoutSession {

@@ -3,9 +3,9 @@ import { badRequest, describeError, isSvcError, unavailable } from '../../core/e
 import type { PluginContext } from '../../core/plugins/context';
 import type { SvcServices } from '../../core/plugins/services';
 import type { StripeClient } from './client';
-import { type IngestEvent, checkoutOrder, invoiceSubscription, isRenewal, reactivation, renewal, subscriptionEvents } from './mapping';
+import { type IngestEvent, checkoutOrder, invoiceSubscription, isRenewal, reactivation, refundEvent, refundSucceeded, renewal, subscriptionEvents } from './mapping';
 import { WEBHOOK_SECRET } from './settings';
-import type { StripeCheckoutSession, StripeInvoice } from './types';
+import type { StripeCharge, StripeCheckoutSession, StripeInvoice, StripeRefund } from './types';
 
 export const WEBHOOK_PATH = '/ecommerce/webhooks/stripe';
 /** Stripe's default: a signature older than five minutes is refused (replays). */
@@ -22,16 +22,17 @@ interface VerifiedEvent {
  * `POST {api_base}/ecommerce/webhooks/stripe`: Stripe events, verified with
  * `Stripe-Signature` by the `stripe` package before anything is read (a
  * forged, stale or missing signature answers 400 and stores nothing). Paid
- * Checkout Sessions become orders, `customer.subscription.*` events the
- * subscription's lifecycle, paid renewal invoices renewals; the current
- * subscription is read from the API so every event carries its plan.
+ * Checkout Sessions become orders, their succeeded refunds (`refund.created`,
+ * `refund.updated`, `charge.refunded`) refunds, `customer.subscription.*`
+ * events the subscription's lifecycle, paid renewal invoices renewals; the
+ * current subscription is read from the API so every event carries its plan.
  */
 export function registerWebhook(ctx: PluginContext, sales: SvcServices['sales'], client: StripeClient): void {
   ctx.rest.route({
     method: 'POST',
     path: WEBHOOK_PATH,
     capability: null,
-    nonce: false,
+    nonce: 'none',
     before: [express.raw({ type: () => true, limit: '2mb' })],
     handler: async ({ body, headers }) => {
       const raw = Buffer.isBuffer(body) ? body : Buffer.alloc(0);
@@ -73,6 +74,13 @@ async function eventsOf(event: VerifiedEvent, client: StripeClient, now: number)
       }
       return events;
     }
+    case 'refund.created':
+    case 'refund.updated':
+      return refundEvents([object as StripeRefund], client);
+    case 'charge.refunded': {
+      const charge = object as StripeCharge;
+      return refundEvents(await client.chargeRefunds(charge.id), client);
+    }
     case 'invoice.paid': {
       const invoice = object as StripeInvoice;
       const subscriptionId = invoiceSubscription(invoice);
@@ -82,6 +90,20 @@ async function eventsOf(event: VerifiedEvent, client: StripeClient, now: number)
     default:
       return [];
   }
+}
+
+/**
+ * The succeeded refunds of Checkout Session payments as `refund` events of
+ * those orders; refunds of other payments (subscription invoices) are not
+ * orders and are left out.
+ */
+async function refundEvents(refunds: readonly StripeRefund[], client: StripeClient): Promise<IngestEvent[]> {
+  const events: IngestEvent[] = [];
+  for (const refund of refunds.filter(refundSucceeded)) {
+    const session = refund.payment_intent ? await client.sessionOfPayment(refund.payment_intent) : null;
+    if (session) events.push(refundEvent(refund, session));
+  }
+  return events;
 }
 
 /** A store API that cannot be reached answers 503, so the store delivers the event again later. */

@@ -1,12 +1,12 @@
-import type { Settings } from '../../core/settings/settings';
+import type { PluginSettings } from '../../core/settings/settings';
 import { CONSUMER_KEY, CONSUMER_SECRET, STORE_URL } from './settings';
-import type { WcOrder, WcSubscription } from './types';
+import type { WcOrder, WcRefund, WcSubscription } from './types';
 
 const TIMEOUT_MS = 15_000;
 
 /** The store's REST API (`/wp-json/wc/v3`), read with the consumer key. */
 export class WooClient {
-  constructor(private readonly settings: Settings) {}
+  constructor(private readonly settings: PluginSettings) {}
 
   async configured(): Promise<boolean> {
     const [url, key, secret] = await Promise.all([STORE_URL, CONSUMER_KEY, CONSUMER_SECRET].map((k) => this.settings.get<string>(k)));
@@ -34,6 +34,11 @@ export class WooClient {
 
   async subscription(id: number): Promise<WcSubscription> {
     return (await this.get<WcSubscription>(`/subscriptions/${id}`, {})).body;
+  }
+
+  /** The refunds of an order, with their lines. */
+  async orderRefunds(id: number): Promise<WcRefund[]> {
+    return (await this.get<WcRefund[]>(`/orders/${id}/refunds`, { per_page: 100 })).body;
   }
 
   /** The orders of a subscription (its parent order and renewals). */

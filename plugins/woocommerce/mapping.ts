@@ -1,4 +1,4 @@
-import type { WcOrder, WcSubscription } from './types';
+import type { WcOrder, WcRefund, WcSubscription } from './types';
 
 /** An event of the sales ingestion API (its fields are documented in plugins/sales/README.md). */
 export type IngestEvent = Record<string, unknown>;
@@ -15,12 +15,13 @@ export function gmt(value: string | null | undefined): number | null {
   return Number.isFinite(t) ? Math.floor(t / 1000) : null;
 }
 
-const meta = (o: WcOrder, key: string) => o.meta_data?.find((m) => m.key === key)?.value;
+const meta = (o: WcOrder | WcSubscription, key: string) => o.meta_data?.find((m) => m.key === key)?.value;
 
-/** The visitor uid the shop stored on the order (`_svc_uid`), linking it to the tracked session. */
-const uidOf = (o: WcOrder) => String(meta(o, '_svc_uid') ?? meta(o, 'svc_uid') ?? '').slice(0, 64);
+/** The visitor uid the shop stored on the order or subscription (`_svc_uid`), linking it to the tracked session. */
+const uidOf = (o: WcOrder | WcSubscription) => String(meta(o, '_svc_uid') ?? meta(o, 'svc_uid') ?? '').slice(0, 64);
 
-export const isPaid = (o: WcOrder): boolean => PAID.includes(o.status);
+/** Paid, or refunded after it was paid (its refunds need the order). */
+export const isPaid = (o: WcOrder): boolean => PAID.includes(o.status) || (o.status === 'refunded' && Boolean(o.date_paid_gmt));
 
 /** The subscription a renewal order renews (`_subscription_renewal`), or null. */
 export function renewalOf(o: WcOrder): number | null {
@@ -52,6 +53,7 @@ function plan(s: WcSubscription) {
   const item = s.line_items[0];
   return {
     subscription_id: String(s.id),
+    uid: uidOf(s),
     product_id: item?.product_id,
     product_name: item?.name,
     amount: s.total,
@@ -88,6 +90,33 @@ export function subscriptionEvents(s: WcSubscription, now: number): IngestEvent[
   const end = gmt(s.end_date_gmt);
   if (s.status === 'expired' && end !== null) event('expired', end, `expired-${end}`);
   return events;
+}
+
+/** A refund of order `o` as a `refund` event (quantities and line totals made positive). */
+export function refundEvent(o: WcOrder, r: WcRefund): IngestEvent {
+  const items = (r.line_items ?? [])
+    .map((li) => ({ product_id: li.product_id, quantity: Math.abs(li.quantity), amount: Math.abs(Number(li.total)) }))
+    .filter((i) => i.quantity > 0 || i.amount > 0);
+  return {
+    type: 'refund',
+    id: `refund-${r.id}`,
+    refund_id: String(r.id),
+    order_id: String(o.id),
+    amount: Math.abs(Number(r.amount)),
+    ...(items.length ? { items } : {}),
+    time: gmt(r.date_created_gmt),
+  };
+}
+
+/**
+ * A subscription active again after the cancellation we stored (WooCommerce
+ * sends no event of its own for it): `reactivated` at its modification time.
+ * A payload older than the cancellation (a late delivery) is not one.
+ */
+export function reactivationEvent(s: WcSubscription, canceledSince: number, now: number): IngestEvent | null {
+  const time = gmt(s.date_modified_gmt) ?? now;
+  if (s.status !== 'active' || time <= canceledSince) return null;
+  return { type: 'subscription', id: `sub-${s.id}-reactivated-${time}`, event: 'reactivated', ...plan(s), time };
 }
 
 /** A paid renewal order of `s` as a `renewed` event. */

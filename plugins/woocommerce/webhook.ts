@@ -3,7 +3,7 @@ import { SvcError, badRequest, describeError, isSvcError, unavailable } from '..
 import type { PluginContext } from '../../core/plugins/context';
 import type { SvcServices } from '../../core/plugins/services';
 import type { WooClient } from './client';
-import { type IngestEvent, isPaid, orderEvent, renewalEvent, renewalOf, subscriptionEvents } from './mapping';
+import { type IngestEvent, isPaid, orderEvent, reactivationEvent, refundEvent, renewalEvent, renewalOf, subscriptionEvents } from './mapping';
 import { WEBHOOK_SECRET } from './settings';
 import { verifySignature } from './signature';
 import type { WcOrder, WcSubscription } from './types';
@@ -16,15 +16,17 @@ const PING = /^webhook_id=\d+$/;
  * order and subscription webhooks. The raw body is checked against
  * `X-WC-Webhook-Signature` before anything is read; a forged or missing
  * signature answers 400 and stores nothing. Paid orders become `order`
- * events, renewal orders also `renewed` events, subscriptions their
- * lifecycle events, all through the sales ingestion path.
+ * events (their refunds, read from the store, `refund` events), renewal
+ * orders also `renewed` events, subscriptions their lifecycle events (and a
+ * `reactivated` one when a canceled subscription is active again), all
+ * through the sales ingestion path.
  */
 export function registerWebhook(ctx: PluginContext, sales: SvcServices['sales'], client: WooClient): void {
   ctx.rest.route({
     method: 'POST',
     path: WEBHOOK_PATH,
     capability: null,
-    nonce: false,
+    nonce: 'none',
     before: [express.raw({ type: () => true, limit: '2mb' })],
     handler: async ({ body, headers }) => {
       const raw = Buffer.isBuffer(body) ? body : Buffer.alloc(0);
@@ -42,15 +44,15 @@ export function registerWebhook(ctx: PluginContext, sales: SvcServices['sales'],
         throw badRequest('The webhook body is not valid JSON.', 'svc_invalid_json');
       }
       if (!payload || typeof payload !== 'object' || Array.isArray(payload)) throw badRequest('The webhook body must be a JSON object.', 'svc_invalid_webhook');
-      const events = await reachable(() => eventsOf(topic, payload, client, ctx.clock.unix()));
+      const events = await reachable(() => eventsOf(topic, payload, client, sales, ctx.clock.unix()));
       return { success: true, ...(await sales.ingest(events, { source: 'woocommerce' })) };
     },
   });
 }
 
-async function eventsOf(topic: string, payload: object, client: WooClient, now: number): Promise<IngestEvent[]> {
+async function eventsOf(topic: string, payload: object, client: WooClient, sales: SvcServices['sales'], now: number): Promise<IngestEvent[]> {
   const resource = topic.split('.')[0];
-  if (resource === 'subscription') return subscriptionEvents(payload as WcSubscription, now);
+  if (resource === 'subscription') return subscriptionLifecycle(payload as WcSubscription, sales, now);
   if (resource !== 'order') return [];
   const order = payload as WcOrder;
   if (!Array.isArray(order.line_items)) throw badRequest('The order has no line_items.', 'svc_invalid_webhook');
@@ -59,10 +61,27 @@ async function eventsOf(topic: string, payload: object, client: WooClient, now: 
   if (placed) events.push(placed);
   const renewed = renewalOf(order);
   if (renewed !== null && isPaid(order)) {
-    if (!(await client.configured())) throw new SvcError('svc_webhook_not_configured', 'A renewal needs the store REST API: set the store address and API keys.', 503);
+    await needsApi(client, 'A renewal');
     events.push(renewalEvent(await client.subscription(renewed), order));
   }
+  if (placed && Array.isArray(order.refunds) && order.refunds.length > 0) {
+    await needsApi(client, 'A refund');
+    for (const refund of await client.orderRefunds(order.id)) events.push(refundEvent(order, refund));
+  }
   return events;
+}
+
+/** The lifecycle events of a subscription payload, and a reactivation when it is active again after the cancellation stored for it. */
+async function subscriptionLifecycle(s: WcSubscription, sales: SvcServices['sales'], now: number): Promise<IngestEvent[]> {
+  const events = subscriptionEvents(s, now);
+  const standing = s.status === 'active' ? await sales.subscriptionStanding('woocommerce', String(s.id)) : null;
+  const reactivated = standing?.status === 'canceled' ? reactivationEvent(s, standing.since, now) : null;
+  if (reactivated) events.push(reactivated);
+  return events;
+}
+
+async function needsApi(client: WooClient, what: string): Promise<void> {
+  if (!(await client.configured())) throw new SvcError('svc_webhook_not_configured', `${what} needs the store REST API: set the store address and API keys.`, 503);
 }
 
 /** A store API that cannot be reached answers 503, so the store delivers the event again later. */

@@ -25,7 +25,9 @@ const root = document.getElementById('svc-sales');
 if (root) {
   const currencySelect = root.querySelector<HTMLSelectElement>('[data-currency-select]');
   const params = (page: DataPage, extra: Record<string, unknown> = {}) => page.params({ currency: currencySelect?.value ?? root.dataset.currency, ...extra });
-  const page = new DataPage(root, [...shopSections(params), ...subscriptionSections(params)], { country: { label: 'Country' }, device: { label: 'Device' } });
+  // Shop panels follow the visitor filters of the shop routes, subscription panels those of the subscription routes (the page lists both).
+  const sections = [...shopSections(params).map((s) => ({ ...s, panel: 'shop' })), ...subscriptionSections(params).map((s) => ({ ...s, panel: 'subscriptions' }))];
+  const page = new DataPage(root, sections);
 
   for (const selector of ['[data-currency-select]', '[data-chart-mode]', '[data-distribution-view]', '[data-retention-product]']) {
     root.querySelector(selector)?.addEventListener('change', () => void page.load());

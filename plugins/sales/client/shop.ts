@@ -10,8 +10,12 @@ interface Money {
   average_order_value: number;
   currency: string;
 }
+interface Conversion {
+  conversion_rate: number;
+  total_orders_all_currencies: number;
+}
 interface Sales {
-  'conversion-rate': { current: { conversion_rate: number }; previous: { conversion_rate: number } };
+  'conversion-rate': { current: Conversion; previous: Conversion };
   'abandonment-rate': { current: { abandoned_rate: number; total_carts: number }; previous: { abandoned_rate: number } };
   'average-order': { current: Money; previous: Money };
   revenue: { current: Money; previous: Money };
@@ -42,9 +46,11 @@ export function shopSections(params: (page: DataPage, extra?: Record<string, unk
         const s = data as Sales;
         const rev = s.revenue;
         const aov = s['average-order'];
+        // Orders are counted in every currency, as the funnel's conversions; money is in the chosen one.
+        const orders = { current: s['conversion-rate'].current.total_orders_all_currencies, previous: s['conversion-rate'].previous.total_orders_all_currencies };
         renderCards(target, [
           { id: 'revenue', label: 'Revenue', current: money(rev.current.total_revenue, rev.current.currency), previous: money(rev.previous.total_revenue, rev.previous.currency), change: change(rev.current.total_revenue, rev.previous.total_revenue) },
-          { id: 'orders', label: 'Orders', current: String(rev.current.total_orders), previous: String(rev.previous.total_orders), change: change(rev.current.total_orders, rev.previous.total_orders) },
+          { id: 'orders', label: 'Orders', current: String(orders.current), previous: String(orders.previous), change: change(orders.current, orders.previous) },
           { id: 'average-order', label: 'Average order', current: money(aov.current.average_order_value, aov.current.currency), previous: money(aov.previous.average_order_value, aov.previous.currency), change: change(aov.current.average_order_value, aov.previous.average_order_value) },
           { id: 'conversion-rate', label: 'Conversion rate', current: percent(s['conversion-rate'].current.conversion_rate), previous: percent(s['conversion-rate'].previous.conversion_rate), change: change(s['conversion-rate'].current.conversion_rate, s['conversion-rate'].previous.conversion_rate) },
           { id: 'abandonment-rate', label: 'Cart abandonment', current: percent(s['abandonment-rate'].current.abandoned_rate), previous: percent(s['abandonment-rate'].previous.abandoned_rate), change: change(s['abandonment-rate'].current.abandoned_rate, s['abandonment-rate'].previous.abandoned_rate), lowerIsBetter: true },

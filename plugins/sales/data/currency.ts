@@ -1,7 +1,7 @@
 import type { Database } from '../../../core/db/database';
 import { badRequest } from '../../../core/errors';
 import type { SettingField } from '../../../core/settings/settings';
-import type { Settings } from '../../../core/settings/settings';
+import type { PluginSettings } from '../../../core/settings/settings';
 import { tbl } from '../db';
 
 export const CURRENCY_SETTING = 'svc_sales_currency';
@@ -33,7 +33,7 @@ export const currencySetting: SettingField<string> = {
 export class Currencies {
   constructor(
     private readonly db: Database,
-    private readonly settings: Settings,
+    private readonly settings: PluginSettings,
   ) {}
 
   async pick(raw: unknown, kind: 'shop' | 'subscriptions'): Promise<string> {

@@ -2,11 +2,11 @@ import { SvcError, badRequest, forbidden } from '../../../core/errors';
 import { dayStart } from '../../../core/statistics/dates';
 import type { DataRunContext } from '../../../core/statistics/registry';
 import type { AllowList, DataRequest } from '../../../core/statistics/request';
-import type { SalesCore } from '../core';
-import { SALES_PRODUCTS_METRICS, salesProducts } from '../datatables/sales-products';
-import { SUBSCRIPTION_PRODUCTS_METRICS, subscriptionProducts } from '../datatables/subscription-products';
+import type { SalesCore } from '../composition';
+import { SALES_PRODUCTS_GROUPS, SALES_PRODUCTS_METRICS, salesProducts } from '../datatables/sales-products';
+import { SUBSCRIPTION_PRODUCTS_GROUPS, SUBSCRIPTION_PRODUCTS_METRICS, subscriptionProducts } from '../datatables/subscription-products';
 import type { Currencies } from './currency';
-import { VISITOR_FILTERS } from './scope';
+import { SUBSCRIPTION_FILTERS, VISITOR_FILTERS } from './scope';
 import { ShopQueries } from './shop-queries';
 import { SubscriptionQueries } from './subscription-queries';
 import { distribution, distributionView } from './types/distribution';
@@ -49,7 +49,8 @@ export function registerSalesData(core: SalesCore, currencies: Currencies): void
   const { ctx, timezone } = core;
   const shop = new ShopQueries(ctx.db);
   const subs = new SubscriptionQueries(ctx.db);
-  const tabUrl = `${ctx.config.baseUrl}/svc-admin/sales`;
+  /** The subscription queries a request's `country` filter narrows (the subscription's own country). */
+  const subsOf = (request: DataRequest) => subs.inCountry(request.filters.find((f) => f.dimension === 'country')?.value ?? null);
 
   const shopWindow = async (request: DataRequest, context: DataRunContext): Promise<SalesWindow> =>
     clampedWindow(request, await core.activation.day(), await currencies.pick(param(context, 'currency'), 'shop'), timezone);
@@ -69,27 +70,27 @@ export function registerSalesData(core: SalesCore, currencies: Currencies): void
 
   type('sales', allow(SALES_FIELDS, VISITOR_FILTERS), async (r, c) => salesData(shop, await shopWindow(r, c), r.metrics));
   type('top-performers', allow(TOP_FIELDS, VISITOR_FILTERS), async (r, c) => topPerformers(shop, await shopWindow(r, c), r.metrics));
-  type('quick-wins', allow([], VISITOR_FILTERS), async (r, c) => quickWins(shop, await shopWindow(r, c), ctx.clock.unix(), tabUrl));
+  type('quick-wins', allow([], VISITOR_FILTERS), async (r, c) => quickWins(shop, await shopWindow(r, c), ctx.clock.unix(), ctx.config.baseUrl));
   type('sales-funnel', allow([], VISITOR_FILTERS), async (r, c) => salesFunnel(shop, await shopWindow(r, c), selectedPages(param(c, 'selected_pages'))));
-  type('subscriptions', allow(SUBSCRIPTION_FIELDS, []), async (r, c) => {
+  type('subscriptions', allow(SUBSCRIPTION_FIELDS, SUBSCRIPTION_FILTERS), async (r, c) => {
     const w = await subscriptionWindow(r, c);
-    return w ? subscriptionsData(subs, w.window, r.metrics, w.hasPrevious) : [];
+    return w ? subscriptionsData(subsOf(r), w.window, r.metrics, w.hasPrevious) : [];
   });
-  type('subscriptions-revenue-chart', allow([], [], CHART_GROUPS, ['auto']), async (r, c) => {
+  type('subscriptions-revenue-chart', allow([], SUBSCRIPTION_FILTERS, CHART_GROUPS, ['auto']), async (r, c) => {
     if (r.groupBy.length > 1) throw badRequest('group_by takes one of auto, day, week, month.', 'svc_invalid_group_by', { field: 'group_by' });
     const mode = chartMode(param(c, 'chart_mode'));
     const w = await subscriptionWindow(r, c);
-    return w ? revenueChart(subs, w.window, r.groupBy[0] ?? 'auto', mode, timezone) : [];
+    return w ? revenueChart(subsOf(r), w.window, r.groupBy[0] ?? 'auto', mode, timezone) : [];
   });
-  type('subscriptions-distribution', allow([], []), async (r, c) => {
+  type('subscriptions-distribution', allow([], SUBSCRIPTION_FILTERS), async (r, c) => {
     const view = distributionView(param(c, 'distribution_view'));
     const w = await subscriptionWindow(r, c);
-    return w ? distribution(subs, w.window, view) : [];
+    return w ? distribution(subsOf(r), w.window, view) : [];
   });
-  type('subscriptions-retention', allow([], []), async (r, c) => {
+  type('subscriptions-retention', allow([], SUBSCRIPTION_FILTERS), async (r, c) => {
     const productId = productParam(param(c, 'product_id'));
     const w = await subscriptionWindow(r, c);
-    return w ? retention(subs, w.window, productId, timezone) : [];
+    return w ? retention(subsOf(r), w.window, productId, timezone) : [];
   });
 
   ctx.statistics.datatable({
@@ -97,7 +98,7 @@ export function registerSalesData(core: SalesCore, currencies: Currencies): void
     tab: TAB,
     capability: CAPABILITY,
     base: BASE,
-    allow: { ...allow(SALES_PRODUCTS_METRICS, VISITOR_FILTERS, ['product'], ['product']), defaultLimit: 100 },
+    allow: { ...allow(SALES_PRODUCTS_METRICS, VISITOR_FILTERS, SALES_PRODUCTS_GROUPS, ['product']), defaultLimit: 100 },
     run: async (r, c) => salesProducts(ctx.db, r, (await shopWindow(r, c)).scope),
   });
   ctx.statistics.datatable({
@@ -105,10 +106,10 @@ export function registerSalesData(core: SalesCore, currencies: Currencies): void
     tab: TAB,
     capability: CAPABILITY,
     base: BASE,
-    allow: { ...allow(SUBSCRIPTION_PRODUCTS_METRICS, [], ['plan'], ['plan']), defaultLimit: 100 },
+    allow: { ...allow(SUBSCRIPTION_PRODUCTS_METRICS, SUBSCRIPTION_FILTERS, SUBSCRIPTION_PRODUCTS_GROUPS, ['plan']), defaultLimit: 100 },
     run: async (r, c) => {
       const w = await subscriptionWindow(r, c);
-      return w ? subscriptionProducts(subs, r, w.window.scope.range) : [];
+      return w ? subscriptionProducts(subsOf(r), r, w.window.scope.range) : [];
     },
   });
 

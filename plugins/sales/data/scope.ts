@@ -7,6 +7,9 @@ import { tbl } from '../db';
 export type VisitorDimension = 'country' | 'device';
 export const VISITOR_FILTERS: readonly VisitorDimension[] = ['country', 'device'];
 
+/** Filters of the subscription types and `subscription_products`: the subscription's billing country (no visit, so no device). */
+export const SUBSCRIPTION_FILTERS: readonly string[] = ['country'];
+
 export const DIMENSION_SQL: Readonly<Record<VisitorDimension, string>> = {
   country: "COALESCE(loc.country_code, '')",
   device: "COALESCE(dv.name, '')",

@@ -17,16 +17,36 @@ export type DistributionKey = 'gateway' | 'currency' | 'country_code';
 
 /**
  * Subscription figures: states at an instant from the periods table, flows
- * over a window from the daily aggregation (day-aligned windows).
+ * over a window from the daily aggregation (day-aligned windows). `country`
+ * narrows every figure to the subscriptions of one country (their billing
+ * country, ISO 3166-1 alpha-2), as a `country` filter asks; null is every one.
  */
 export class SubscriptionQueries {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly country: string | null = null,
+  ) {}
+
+  /** The same queries narrowed to one country (null: every one). */
+  inCountry(country: string | null): SubscriptionQueries {
+    return new SubscriptionQueries(this.db, country);
+  }
 
   private t(name: string): string {
     return tbl(this.db, name);
   }
 
-  /** Whether any subscription was recorded. */
+  /** ` AND <column> = ?` with its value when a country is chosen, else nothing. */
+  private byCountry(column: string): { sql: string; params: unknown[] } {
+    return this.country === null ? { sql: '', params: [] } : { sql: ` AND ${column} = ?`, params: [this.country] };
+  }
+
+  /** Rows of `alias` (carrying `subscription_ref`) joined to their subscription `s`. */
+  private ofSubscription(alias: string): string {
+    return `JOIN ${this.t('subscriptions')} s ON s.ID = ${alias}.subscription_ref`;
+  }
+
+  /** Whether any subscription was recorded (in any country). */
   async any(): Promise<boolean> {
     const rows = await this.db.select(`SELECT 1 AS x FROM ${this.t('subscriptions')} LIMIT 1`);
     return rows.length > 0;
@@ -35,9 +55,10 @@ export class SubscriptionQueries {
   /** MRR and count of the subscriptions active at `at` billing in `currency` (all currencies when null). */
   async activeAt(at: number, currency: string | null): Promise<{ mrr: number; count: number }> {
     const byCurrency = currency === null ? '' : ' AND p.currency = ?';
+    const country = this.byCountry('s.country_code');
     const [row] = await this.db.select<Record<string, unknown>>(
-      `SELECT COALESCE(SUM(p.mrr), 0) AS mrr, COUNT(*) AS n FROM ${this.t('subscription_periods')} p WHERE ${ACTIVE_AT}${byCurrency}`,
-      currency === null ? [at, at] : [at, at, currency],
+      `SELECT COALESCE(SUM(p.mrr), 0) AS mrr, COUNT(*) AS n FROM ${this.t('subscription_periods')} p ${this.ofSubscription('p')} WHERE ${ACTIVE_AT}${byCurrency}${country.sql}`,
+      [...(currency === null ? [at, at] : [at, at, currency]), ...country.params],
     );
     return { mrr: num(row?.mrr), count: num(row?.n) };
   }
@@ -45,44 +66,48 @@ export class SubscriptionQueries {
   /** Subscriptions active at the window start (in `currency`) that are no longer active at its last second. */
   async churned(range: TimeRange, currency: string): Promise<{ mrr: number; count: number }> {
     const last = range.end - 1;
+    const country = this.byCountry('s.country_code');
     const [row] = await this.db.select<Record<string, unknown>>(
-      `SELECT COALESCE(SUM(p.mrr), 0) AS mrr, COUNT(*) AS n FROM ${this.t('subscription_periods')} p
-        WHERE ${ACTIVE_AT} AND p.currency = ?
+      `SELECT COALESCE(SUM(p.mrr), 0) AS mrr, COUNT(*) AS n FROM ${this.t('subscription_periods')} p ${this.ofSubscription('p')}
+        WHERE ${ACTIVE_AT} AND p.currency = ?${country.sql}
           AND NOT EXISTS (SELECT 1 FROM ${this.t('subscription_periods')} q WHERE q.subscription_ref = p.subscription_ref
                             AND q.state = 'active' AND q.period_start <= ? AND (q.period_end IS NULL OR q.period_end > ?))`,
-      [range.start, range.start, currency, last, last],
+      [range.start, range.start, currency, ...country.params, last, last],
     );
     return { mrr: num(row?.mrr), count: num(row?.n) };
   }
 
   /** Cancellations in the window (every currency). */
   async canceled(range: TimeRange): Promise<number> {
+    const country = this.byCountry('country_code');
     const [row] = await this.db.select<Record<string, unknown>>(
-      `SELECT COALESCE(SUM(canceled_count), 0) AS n FROM ${this.t('subscription_days')} WHERE day >= ? AND day < ?`,
-      [range.start, range.end],
+      `SELECT COALESCE(SUM(canceled_count), 0) AS n FROM ${this.t('subscription_days')} WHERE day >= ? AND day < ?${country.sql}`,
+      [range.start, range.end, ...country.params],
     );
     return num(row?.n);
   }
 
   /** Subscription payments in `currency` before `end`, and the subscriptions that paid at least once by then. */
   async lifetime(end: number, currency: string): Promise<{ revenue: number; paying: number }> {
+    const country = this.byCountry('country_code');
     const [money] = await this.db.select<Record<string, unknown>>(
-      `SELECT COALESCE(SUM(new_revenue + renewal_revenue), 0) AS revenue FROM ${this.t('subscription_days')} WHERE day < ? AND currency = ?`,
-      [end, currency],
+      `SELECT COALESCE(SUM(new_revenue + renewal_revenue), 0) AS revenue FROM ${this.t('subscription_days')} WHERE day < ? AND currency = ?${country.sql}`,
+      [end, currency, ...country.params],
     );
     const [subs] = await this.db.select<Record<string, unknown>>(
-      `SELECT COUNT(*) AS n FROM ${this.t('subscriptions')} WHERE first_paid_at IS NOT NULL AND first_paid_at < ? AND currency = ?`,
-      [end, currency],
+      `SELECT COUNT(*) AS n FROM ${this.t('subscriptions')} WHERE first_paid_at IS NOT NULL AND first_paid_at < ? AND currency = ?${country.sql}`,
+      [end, currency, ...country.params],
     );
     return { revenue: num(money?.revenue), paying: num(subs?.n) };
   }
 
   /** New and renewal payments per day of the window in `currency`. */
   async days(range: TimeRange, currency: string): Promise<DayTotals[]> {
+    const country = this.byCountry('country_code');
     const rows = await this.db.select<Record<string, unknown>>(
       `SELECT day, SUM(new_count) AS nc, SUM(new_revenue) AS nr, SUM(renewal_count) AS rc, SUM(renewal_revenue) AS rr
-         FROM ${this.t('subscription_days')} WHERE day >= ? AND day < ? AND currency = ? GROUP BY day ORDER BY day`,
-      [range.start, range.end, currency],
+         FROM ${this.t('subscription_days')} WHERE day >= ? AND day < ? AND currency = ?${country.sql} GROUP BY day ORDER BY day`,
+      [range.start, range.end, currency, ...country.params],
     );
     return rows.map((r) => ({ day: num(r.day), new_count: num(r.nc), new_revenue: num(r.nr), renewal_count: num(r.rc), renewal_revenue: num(r.rr) }));
   }
@@ -90,63 +115,73 @@ export class SubscriptionQueries {
   /** Subscription events in the window by gateway, currency or country (code from code, never from input). */
   async distribution(range: TimeRange, key: DistributionKey): Promise<Array<{ key: string; count: number }>> {
     const column = this.db.quote(key);
+    const country = this.byCountry('country_code');
     const rows = await this.db.select<Record<string, unknown>>(
-      `SELECT ${column} AS k, SUM(events) AS n FROM ${this.t('subscription_days')} WHERE day >= ? AND day < ? GROUP BY ${column} ORDER BY n DESC, k`,
-      [range.start, range.end],
+      `SELECT ${column} AS k, SUM(events) AS n FROM ${this.t('subscription_days')} WHERE day >= ? AND day < ?${country.sql} GROUP BY ${column} ORDER BY n DESC, k`,
+      [range.start, range.end, ...country.params],
     );
     return rows.map((r) => ({ key: String(r.k), count: num(r.n) })).filter((r) => r.count > 0);
   }
 
-  /** Per product and currency at instant `at`: active and trialling subscriptions and the MRR of the active ones. */
+  /** Per product, traffic source and currency at instant `at`: active and trialling subscriptions and the MRR of the active ones. */
   async productStates(at: number): Promise<Array<PerProduct<{ active: number; trialling: number; mrr: number }>>> {
     const rows = await this.db.select<Record<string, unknown>>(
-      `SELECT p.product_id, p.currency, SUM(CASE WHEN p.state = 'active' THEN 1 ELSE 0 END) AS active,
+      `SELECT p.product_id, s.traffic_source AS source, p.currency, SUM(CASE WHEN p.state = 'active' THEN 1 ELSE 0 END) AS active,
               SUM(CASE WHEN p.state = 'trial' THEN 1 ELSE 0 END) AS trial, SUM(CASE WHEN p.state = 'active' THEN p.mrr ELSE 0 END) AS mrr
-         FROM ${this.t('subscription_periods')} p WHERE p.period_start <= ? AND (p.period_end IS NULL OR p.period_end > ?)
-        GROUP BY p.product_id, p.currency`,
-      [at, at],
+         FROM ${this.t('subscription_periods')} p ${this.ofSubscription('p')}
+        WHERE p.period_start <= ? AND (p.period_end IS NULL OR p.period_end > ?)${this.byCountry('s.country_code').sql}
+        GROUP BY p.product_id, s.traffic_source, p.currency`,
+      [at, at, ...this.byCountry('s.country_code').params],
     );
-    return rows.map((r) => ({ product_id: num(r.product_id), currency: String(r.currency), active: num(r.active), trialling: num(r.trial), mrr: num(r.mrr) }));
+    return rows.map((r) => ({ ...perProduct(r), active: num(r.active), trialling: num(r.trial), mrr: num(r.mrr) }));
   }
 
-  /** Per product and currency: MRR active at the window start and the part of it churned by the window's end. */
+  /** Per product, traffic source and currency: MRR active at the window start and the part of it churned by the window's end. */
   async productChurn(range: TimeRange): Promise<Array<PerProduct<{ startMrr: number; lostMrr: number }>>> {
     const last = range.end - 1;
     const rows = await this.db.select<Record<string, unknown>>(
-      `SELECT p.product_id, p.currency, SUM(p.mrr) AS start_mrr,
+      `SELECT p.product_id, s.traffic_source AS source, p.currency, SUM(p.mrr) AS start_mrr,
               SUM(CASE WHEN NOT EXISTS (SELECT 1 FROM ${this.t('subscription_periods')} q WHERE q.subscription_ref = p.subscription_ref
                     AND q.state = 'active' AND q.period_start <= ? AND (q.period_end IS NULL OR q.period_end > ?)) THEN p.mrr ELSE 0 END) AS lost
-         FROM ${this.t('subscription_periods')} p WHERE ${ACTIVE_AT} GROUP BY p.product_id, p.currency`,
-      [last, last, range.start, range.start],
+         FROM ${this.t('subscription_periods')} p ${this.ofSubscription('p')}
+        WHERE ${ACTIVE_AT}${this.byCountry('s.country_code').sql} GROUP BY p.product_id, s.traffic_source, p.currency`,
+      [last, last, range.start, range.start, ...this.byCountry('s.country_code').params],
     );
-    return rows.map((r) => ({ product_id: num(r.product_id), currency: String(r.currency), startMrr: num(r.start_mrr), lostMrr: num(r.lost) }));
+    return rows.map((r) => ({ ...perProduct(r), startMrr: num(r.start_mrr), lostMrr: num(r.lost) }));
   }
 
-  /** Cancellations in the window per product and currency. */
+  /** Cancellations in the window per product, traffic source and currency. */
   async productCancellations(range: TimeRange): Promise<Array<PerProduct<{ canceled: number }>>> {
     const rows = await this.db.select<Record<string, unknown>>(
-      `SELECT product_id, currency, SUM(canceled_count) AS n FROM ${this.t('subscription_days')} WHERE day >= ? AND day < ? GROUP BY product_id, currency`,
-      [range.start, range.end],
+      `SELECT e.product_id, s.traffic_source AS source, e.currency, COUNT(*) AS n
+         FROM ${this.t('subscription_events')} e ${this.ofSubscription('e')}
+        WHERE e.event = 'canceled' AND e.time >= ? AND e.time < ?${this.byCountry('s.country_code').sql} GROUP BY e.product_id, s.traffic_source, e.currency`,
+      [range.start, range.end, ...this.byCountry('s.country_code').params],
     );
-    return rows.map((r) => ({ product_id: num(r.product_id), currency: String(r.currency), canceled: num(r.n) }));
+    return rows.map((r) => ({ ...perProduct(r), canceled: num(r.n) }));
   }
 
-  /** Every (product, currency) pair subscriptions were sold in, with the product's latest name. */
-  async productCurrencies(): Promise<Array<{ product_id: number; currency: string; name: string }>> {
+  /** Every (product, traffic source, currency) subscriptions were sold in, with the product's latest name. */
+  async productCurrencies(): Promise<Array<PerProduct<{ name: string }>>> {
     const rows = await this.db.select<Record<string, unknown>>(
-      `SELECT product_id, currency, MAX(product_name) AS name FROM ${this.t('subscription_events')} GROUP BY product_id, currency ORDER BY product_id, currency`,
+      `SELECT e.product_id, s.traffic_source AS source, e.currency, MAX(e.product_name) AS name
+         FROM ${this.t('subscription_events')} e ${this.ofSubscription('e')}
+        WHERE 1 = 1${this.byCountry('s.country_code').sql}
+        GROUP BY e.product_id, s.traffic_source, e.currency ORDER BY e.product_id, e.currency`,
+      this.byCountry('s.country_code').params,
     );
-    return rows.map((r) => ({ product_id: num(r.product_id), currency: String(r.currency), name: String(r.name) }));
+    return rows.map((r) => ({ ...perProduct(r), name: String(r.name) }));
   }
 
   /** Subscriptions that started in the window (of one product unless 0) with their subscribed periods (active or trial). */
   async cohortMembers(range: TimeRange, productId: number): Promise<CohortMember[]> {
     const byProduct = productId > 0 ? ' AND s.product_id = ?' : '';
+    const country = this.byCountry('s.country_code');
     const rows = await this.db.select<Record<string, unknown>>(
       `SELECT s.ID AS id, s.started_at, s.billing_period, p.period_start, p.period_end
          FROM ${this.t('subscriptions')} s LEFT JOIN ${this.t('subscription_periods')} p ON p.subscription_ref = s.ID AND p.state IN ('active', 'trial')
-        WHERE s.started_at >= ? AND s.started_at < ?${byProduct} ORDER BY s.ID, p.period_start`,
-      productId > 0 ? [range.start, range.end, productId] : [range.start, range.end],
+        WHERE s.started_at >= ? AND s.started_at < ?${byProduct}${country.sql} ORDER BY s.ID, p.period_start`,
+      [range.start, range.end, ...(productId > 0 ? [productId] : []), ...country.params],
     );
     const members = new Map<number, CohortMember>();
     for (const r of rows) {
@@ -165,7 +200,8 @@ export class SubscriptionQueries {
     const rows = await this.db.select<Record<string, unknown>>(
       `SELECT product_id, MAX(product_name) AS name, SUM(CASE WHEN status = 'active' THEN 1 ELSE 0 END) AS active,
               SUM(CASE WHEN status = 'active' AND billing_period <> 'year' THEN 1 ELSE 0 END) AS other
-         FROM ${this.t('subscriptions')} GROUP BY product_id ORDER BY name, product_id`,
+         FROM ${this.t('subscriptions')} WHERE 1 = 1${this.byCountry('country_code').sql} GROUP BY product_id ORDER BY name, product_id`,
+      this.byCountry('country_code').params,
     );
     return rows.map((r) => ({ id: num(r.product_id), label: String(r.name), is_yearly: num(r.active) > 0 && num(r.other) === 0 }));
   }
@@ -178,5 +214,9 @@ export interface CohortMember {
   subscribed: Array<{ start: number; end: number | null }>;
 }
 
-/** A figure of one product in one currency. */
-export type PerProduct<T> = { product_id: number; currency: string } & T;
+/** A figure of one product, sold to visitors of one first-touch traffic source ('' unknown), in one currency. */
+export type PerProduct<T> = { product_id: number; source: string; currency: string } & T;
+
+const perProduct = (r: Record<string, unknown>) => ({ product_id: num(r.product_id), source: String(r.source ?? ''), currency: String(r.currency) });
+
+

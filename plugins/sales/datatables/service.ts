@@ -7,6 +7,9 @@ import { BASE, DATATABLE_METRICS } from '../data/register';
 /** The `type` filter abilities append to their datatable runs. */
 const TABLE_TYPE: Readonly<Record<string, string>> = { sales_products: 'purchase', subscription_products: 'subscription' };
 
+/** The name metric of each datatable and the grouping it needs (rows grouped by source alone have no product name). */
+const NAME_OF: Readonly<Record<string, string>> = { sales_products: 'product', subscription_products: 'plan' };
+
 type FilterItem = string | { key?: unknown; value?: unknown };
 
 /** Splits the `type` filter off a filter list given as an array, an object or a JSON string. */
@@ -34,16 +37,20 @@ function splitType(raw: unknown): { rest: unknown; type: string | null } {
 /**
  * The datatables outside REST, for the abilities work: the same runs as the
  * routes, with the abilities' rules on metrics (requested ∩ allow-list, else
- * the defaults ∩ allow-list, else `svc_abilities_invalid_metrics`) and the
- * `type` filter (`purchase` / `subscription`) they append.
+ * the defaults ∩ allow-list, else `svc_abilities_invalid_metrics`; the
+ * product or plan name only when rows are products or plans) and the `type`
+ * filter (`purchase` / `subscription`) they append.
  */
 export function datatableService(ctx: PluginContext): Pick<SalesService, 'datatable'> {
   return {
     async datatable(id: string, input: DatatableInput) {
       const allowed = Object.prototype.hasOwnProperty.call(DATATABLE_METRICS, id) ? DATATABLE_METRICS[id]! : null;
       if (!allowed) throw new SvcError('svc_abilities_unknown_datatable', 'Unknown datatable endpoint.', 404);
-      const requested = (nameList(input.query.metrics, 'metrics') ?? []).filter((m) => allowed.includes(m));
-      const metrics = requested.length ? requested : (input.defaultMetrics ?? allowed).filter((m) => allowed.includes(m));
+      const name = NAME_OF[id]!;
+      const groups = nameList(input.query.group_by, 'group_by') ?? [name];
+      const shown = (list: readonly string[]) => list.filter((m) => allowed.includes(m) && (m !== name || groups.includes(name)));
+      const requested = shown(nameList(input.query.metrics, 'metrics') ?? []);
+      const metrics = requested.length ? requested : shown(input.defaultMetrics ?? allowed);
       if (metrics.length === 0) throw new SvcError('svc_abilities_invalid_metrics', 'None of the requested or default metrics is valid for this datatable.', 400);
       const { rest, type } = splitType(input.query.filters);
       if (type !== null && type !== TABLE_TYPE[id]) return { rows: [], metrics };

@@ -12,38 +12,77 @@ export const SUBSCRIPTION_PRODUCTS_METRICS = [
   'product_churn_value',
 ] as const;
 
+/** What a `subscription_products` row may be grouped by: the plan, the subscriber's first-touch traffic source, or both. */
+export const SUBSCRIPTION_PRODUCTS_GROUPS = ['plan', 'source'] as const;
+
+interface Group {
+  product_id: number;
+  source: string;
+  currency: string;
+  name: string;
+  active: number;
+  trialling: number;
+  canceled: number;
+  mrr: number;
+  startMrr: number;
+  lostMrr: number;
+}
+
 /**
  * §2.9 `subscription_products`: one row per product and currency the
- * product's subscriptions were sold in. States at the window's last second,
- * cancellations and churn over the window. `product_id`, `plan` and
- * `currency` are always present.
+ * product's subscriptions were sold in; with `group_by` `source` per traffic
+ * source and currency, or per product, source and currency. States at the
+ * window's last second, cancellations and churn over the window.
+ * `currency` and the grouping identifiers (`product_id` and `plan`,
+ * `source`: the subscriber's first-touch source, '' unknown) are always
+ * present; the other columns are the requested metrics.
  */
 export async function subscriptionProducts(q: SubscriptionQueries, request: DataRequest, range: TimeRange): Promise<Array<Record<string, unknown>>> {
-  const key = (r: { product_id: number; currency: string }) => `${r.product_id}:${r.currency}`;
-  const states = new Map((await q.productStates(range.end - 1)).map((r) => [key(r), r]));
-  const churn = new Map((await q.productChurn(range)).map((r) => [key(r), r]));
-  const canceled = new Map((await q.productCancellations(range)).map((r) => [key(r), r.canceled]));
-  const rows = (await q.productCurrencies()).map((p) => {
-    const s = states.get(key(p));
-    const c = churn.get(key(p));
-    return {
-      product_id: p.product_id,
-      plan: p.name,
-      currency: p.currency,
-      metrics: {
-        plan: p.name,
-        active_subscribers: s?.active ?? 0,
-        canceled_subscribers: canceled.get(key(p)) ?? 0,
-        trialling_subscribers: s?.trialling ?? 0,
-        monthly_recurring_revenue: moneyObject(s?.mrr ?? 0, p.currency),
-        product_churn_value: percent(c?.lostMrr ?? 0, c?.startMrr ?? 0),
-      } as Record<string, unknown>,
+  const byPlan = request.groupBy.includes('plan');
+  const bySource = request.groupBy.includes('source');
+  const groups = new Map<string, Group>();
+  const group = (r: { product_id: number; source: string; currency: string }, name = '') => {
+    const key = `${byPlan ? r.product_id : ''}\n${bySource ? r.source : ''}\n${r.currency}`;
+    let g = groups.get(key);
+    if (!g) {
+      g = { product_id: byPlan ? r.product_id : 0, source: bySource ? r.source : '', currency: r.currency, name, active: 0, trialling: 0, canceled: 0, mrr: 0, startMrr: 0, lostMrr: 0 };
+      groups.set(key, g);
+    }
+    return g;
+  };
+  for (const p of await q.productCurrencies()) group(p, p.name);
+  for (const s of await q.productStates(range.end - 1)) {
+    const g = group(s);
+    g.active += s.active;
+    g.trialling += s.trialling;
+    g.mrr += s.mrr;
+  }
+  for (const c of await q.productChurn(range)) {
+    const g = group(c);
+    g.startMrr += c.startMrr;
+    g.lostMrr += c.lostMrr;
+  }
+  for (const c of await q.productCancellations(range)) group(c).canceled += c.canceled;
+  const rows = [...groups.values()].sort(
+    (a, b) => b.active - a.active || a.product_id - b.product_id || a.source.localeCompare(b.source) || a.currency.localeCompare(b.currency),
+  );
+  return rows.slice(0, request.limit).map((g) => {
+    const row: Record<string, unknown> = {};
+    if (byPlan) Object.assign(row, { product_id: g.product_id, plan: g.name });
+    if (bySource) row.source = g.source;
+    row.currency = g.currency;
+    const metrics: Record<string, unknown> = {
+      active_subscribers: g.active,
+      canceled_subscribers: g.canceled,
+      trialling_subscribers: g.trialling,
+      monthly_recurring_revenue: moneyObject(g.mrr, g.currency),
+      product_churn_value: percent(g.lostMrr, g.startMrr),
     };
-  });
-  rows.sort((a, b) => (b.metrics.active_subscribers as number) - (a.metrics.active_subscribers as number) || a.product_id - b.product_id || a.currency.localeCompare(b.currency));
-  return rows.slice(0, request.limit).map((r) => {
-    const row: Record<string, unknown> = { product_id: r.product_id, plan: r.plan, currency: r.currency };
-    for (const metric of request.metrics) row[metric] = r.metrics[metric];
+    for (const metric of request.metrics) {
+      if (metric === 'plan') {
+        if (byPlan) row.plan = g.name;
+      } else row[metric] = metrics[metric];
+    }
     return row;
   });
 }

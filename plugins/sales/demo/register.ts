@@ -1,4 +1,4 @@
-import type { SalesCore } from '../core';
+import type { SalesCore } from '../composition';
 import { MAX_EVENTS } from '../ingest/ingest';
 import { demoShop } from './demo-shop';
 import { DEMO_SOURCE, removeDemoShop } from './remove';

@@ -12,8 +12,8 @@ export interface DemoShopRemoval {
 }
 
 /**
- * Deletes the demo shop, in one transaction: its orders and their items,
- * visitor events, subscriptions with their events and periods, and the
+ * Deletes the demo shop, in one transaction: its orders with their items and
+ * refunds, visitor events, subscriptions with their events and periods, and the
  * event ids it was received under; then the daily subscription figures of
  * the days it touched are computed again from what is left.
  */
@@ -29,7 +29,10 @@ export function removeDemoShop(db: Database, timezone: string): Promise<DemoShop
       await db.execute(`DELETE FROM ${tbl(db, table)} WHERE subscription_ref IN (${demo('subscriptions')})`, [DEMO_SOURCE], t);
     }
     const subscriptions = await db.execute(`DELETE FROM ${tbl(db, 'subscriptions')} WHERE source = ?`, [DEMO_SOURCE], t);
-    await db.execute(`DELETE FROM ${tbl(db, 'ecommerce_order_items')} WHERE order_ref IN (${demo('ecommerce_orders')})`, [DEMO_SOURCE], t);
+    for (const table of ['ecommerce_order_items', 'ecommerce_refund_items']) {
+      await db.execute(`DELETE FROM ${tbl(db, table)} WHERE order_ref IN (${demo('ecommerce_orders')})`, [DEMO_SOURCE], t);
+    }
+    await db.execute(`DELETE FROM ${tbl(db, 'ecommerce_refunds')} WHERE source = ?`, [DEMO_SOURCE], t);
     const orders = await db.execute(`DELETE FROM ${tbl(db, 'ecommerce_orders')} WHERE source = ?`, [DEMO_SOURCE], t);
     const events = await db.execute(`DELETE FROM ${tbl(db, 'ecommerce_events')} WHERE source = ?`, [DEMO_SOURCE], t);
     await db.execute(`DELETE FROM ${tbl(db, 'ecommerce_received')} WHERE source = ?`, [DEMO_SOURCE], t);

@@ -1,7 +1,7 @@
 /** A field of one event that cannot be stored; the event is rejected with this code and message. */
 export class FieldError extends Error {
   constructor(
-    readonly code: 'svc_missing_field' | 'svc_invalid_field' | 'svc_invalid_event_type' | 'svc_invalid_event',
+    readonly code: 'svc_missing_field' | 'svc_invalid_field' | 'svc_invalid_event_type' | 'svc_invalid_event' | 'svc_unknown_order',
     message: string,
   ) {
     super(message);
@@ -13,6 +13,9 @@ export type Fields = Readonly<Record<string, unknown>>;
 const missing = (name: string) => new FieldError('svc_missing_field', `${name} is required.`);
 const invalid = (name: string, rule: string) => new FieldError('svc_invalid_field', `${name} ${rule}.`);
 const absent = (v: unknown) => v === undefined || v === null || v === '';
+
+/** Whether an optional field was sent (not missing, null or ''). */
+export const given = (fields: Fields, name: string): boolean => !absent(fields[name]);
 
 /** Earliest accepted event time (2000-01-01) and how far ahead of the clock an event may be. */
 const MIN_TIME = 946_684_800;
@@ -119,9 +122,25 @@ export function normaliseUrl(raw: string): string | null {
     return null;
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
-  const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
-  return `${url.protocol}//${url.host}${path}`;
+  return `${url.protocol}//${url.host}${storedPath(url)}`;
 }
+
+/** The path part of a stored page URL: no trailing slash except at the root. */
+const storedPath = (url: URL): string => (url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname);
+
+/**
+ * A site path (`/product/a/?ref=x#top`) reduced as `normaliseUrl` reduces the
+ * path of a page URL (`/product/a`), so it compares equal to the path of a
+ * stored page; null when the text is not a path from the site root.
+ */
+export function normalisePath(raw: string): string | null {
+  const text = raw.trim();
+  if (!text.startsWith('/') || text.startsWith('//')) return null;
+  return storedPath(new URL(text, 'http://site.invalid'));
+}
+
+/** The path of a page URL as `normaliseUrl` stored it. */
+export const pathOfStored = (url: string): string => storedPath(new URL(url));
 
 export function pageUrl(fields: Fields, name = 'url'): string {
   const raw = text(fields, name, 2048);

@@ -1,15 +1,17 @@
 import type { Transaction } from 'sequelize';
 import type { Clock } from '../../../core/clock';
 import type { Database } from '../../../core/db/database';
+import type { SvcServices } from '../../../core/plugins/services';
 import { insertIfAbsent } from '../../../core/db/sql';
 import { badRequest } from '../../../core/errors';
 import type { IngestOptions, IngestRejection, IngestResult } from '../contract';
 import { insertIgnore, insertRows } from '../db';
 import type { Activation } from '../activation';
 import { aggregateDay, daysOf } from '../subscriptions/daily';
-import { insertSubscriptionEvents, rebuildSubscription, subscriptionRef } from '../subscriptions/store';
+import { insertSubscriptionEvents, linkSubscriber, rebuildSubscription, subscriptionRef } from '../subscriptions/store';
 import { FieldError } from './fields';
 import { type OrderEvent, type SubscriptionEvent, type ValidEvent, type VisitorEvent, validateEvent } from './validate';
+import { type PlannedRefund, RefundWriter } from './refunds';
 import { VisitorLinker } from './visitor-link';
 
 export const MAX_EVENTS = 1000;
@@ -23,10 +25,11 @@ interface Valid {
  * The one ingestion path of the ingestion route and the store integrations.
  * Every event is validated on its own; the valid ones are written in one
  * transaction (an event and its rows are all written or none is), repeats of
- * an event id or an order id count as duplicates.
+ * an event id, an order id or a refund id count as duplicates. A refund that
+ * does not fit its order is rejected by itself.
  */
 export class Ingestor {
-  constructor(private readonly deps: { db: Database; clock: Clock; timezone: string; activation: Activation; sourcesLoaded: () => boolean }) {}
+  constructor(private readonly deps: { db: Database; clock: Clock; timezone: string; activation: Activation; campaigns: () => SvcServices['campaigns'] | undefined }) {}
 
   async ingest(events: readonly unknown[], options: IngestOptions): Promise<IngestResult> {
     if (events.length > MAX_EVENTS) throw badRequest(`At most ${MAX_EVENTS} events per call; this one has ${events.length}.`, 'svc_too_many_events', { field: 'events' });
@@ -45,30 +48,51 @@ export class Ingestor {
 
     const written = await this.deps.db.transaction((t) => this.write(valid, options, now, t));
     if (written.shopTimes.length) await this.deps.activation.noteEvents(Math.min(...written.shopTimes));
-    return { accepted: written.accepted, duplicates: valid.length - written.accepted, rejected };
+    return {
+      accepted: written.accepted,
+      duplicates: valid.length - written.accepted - written.rejected.length,
+      rejected: [...rejected, ...written.rejected].sort((a, b) => a.index - b.index),
+    };
   }
 
   private async write(valid: readonly Valid[], options: IngestOptions, now: number, t: Transaction) {
     const { db, timezone } = this.deps;
-    const linker = new VisitorLinker(db, this.deps.sourcesLoaded);
+    const linker = new VisitorLinker(db, this.deps.campaigns);
+    const refunds = new RefundWriter(db);
+    const rejected: IngestRejection[] = [];
     const refs = new Map<string, number>();
     const visitorRows: Array<Record<string, unknown>> = [];
     const subscriptionEvents: Array<{ ref: number; event: SubscriptionEvent }> = [];
     const shopTimes: number[] = [];
     let accepted = 0;
-    for (const { event } of valid) {
+    for (const { index, event } of valid) {
+      let refund: PlannedRefund | null = null;
+      if (event.type === 'refund') {
+        // A refund is checked against its order before its id is taken, so a refused one can be sent again.
+        if (await refunds.exists(options.source, event.refund_id, t)) continue;
+        try {
+          refund = await refunds.plan(event, options.source, t);
+        } catch (err) {
+          if (!(err instanceof FieldError)) throw err;
+          rejected.push({ index, code: err.code, message: err.message });
+          continue;
+        }
+      }
       if (event.id !== null) {
         const fresh = await insertIfAbsent(db, db.table('ecommerce_received'), { event_id: `${options.source}:${event.id}`, source: options.source, received: now }, t);
         if (!fresh) continue;
       }
-      if (event.type === 'subscription') {
+      if (refund) {
+        await refunds.write(refund, t);
+      } else if (event.type === 'subscription') {
         let ref = refs.get(event.subscription_id);
         if (ref === undefined) refs.set(event.subscription_id, (ref = await subscriptionRef(db, options.source, event, t)));
+        if (event.uid) await linkSubscriber(db, ref, event.uid, await linker.trafficSource(event.uid, event.time, t), t);
         subscriptionEvents.push({ ref, event });
       } else if (event.type === 'order') {
         if (!(await this.writeOrder(event, options.source, linker, t))) continue;
         shopTimes.push(event.time);
-      } else {
+      } else if (event.type !== 'refund') {
         visitorRows.push(await this.visitorRow(event, options.source, linker, t));
         shopTimes.push(event.time);
       }
@@ -78,7 +102,7 @@ export class Ingestor {
     if (subscriptionEvents.length) await insertSubscriptionEvents(db, subscriptionEvents, t);
     for (const ref of new Set(subscriptionEvents.map((s) => s.ref))) await rebuildSubscription(db, ref, t);
     if (options.aggregate !== false) for (const day of daysOf(subscriptionEvents.map((s) => s.event.time), timezone)) await aggregateDay(db, day, timezone, t);
-    return { accepted, shopTimes };
+    return { accepted, shopTimes, rejected };
   }
 
   private async visitorRow(e: VisitorEvent, source: string, linker: VisitorLinker, t: Transaction): Promise<Record<string, unknown>> {
@@ -87,6 +111,7 @@ export class Ingestor {
       source,
       uid: e.uid,
       session_id: await linker.session(e.uid, e.time, t),
+      traffic_source: await linker.trafficSource(e.uid, e.time, t),
       product_id: e.product_id,
       product_name: e.product_name,
       quantity: e.quantity,
@@ -109,6 +134,7 @@ export class Ingestor {
         uid: e.uid,
         session_id: sessionId,
         campaign_id: await linker.campaign(sessionId, t),
+        traffic_source: await linker.trafficSource(e.uid, e.time, t),
         currency: e.currency,
         total: e.total,
         time: e.time,

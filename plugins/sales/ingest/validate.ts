@@ -4,6 +4,7 @@ import {
   type Fields,
   countryCode,
   currency,
+  given,
   identifier,
   money,
   oneOf,
@@ -13,7 +14,7 @@ import {
   wholeNumber,
 } from './fields';
 
-export const EVENT_TYPES = ['product_view', 'add_to_cart', 'checkout_visit', 'order', 'subscription'] as const;
+export const EVENT_TYPES = ['product_view', 'add_to_cart', 'checkout_visit', 'order', 'refund', 'subscription'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 export type VisitorEventType = 'product_view' | 'add_to_cart' | 'checkout_visit';
 
@@ -57,6 +58,8 @@ export interface OrderEvent extends Base {
 export interface SubscriptionEvent extends Base {
   type: 'subscription';
   subscription_id: string;
+  /** The subscriber's tracker uid, '' when the store did not send it. */
+  uid: string;
   event: SubscriptionEventName;
   product_id: number;
   product_name: string;
@@ -68,7 +71,27 @@ export interface SubscriptionEvent extends Base {
   country_code: string;
 }
 
-export type ValidEvent = VisitorEvent | OrderEvent | SubscriptionEvent;
+export interface RefundItem {
+  product_id: number;
+  /** Units given back (0: value only). */
+  quantity: number;
+  /** Value given back; null: the units at the order's unit price. */
+  amount: number | null;
+}
+
+export interface RefundEvent extends Base {
+  type: 'refund';
+  refund_id: string;
+  order_id: string;
+  /** Null: the items' values when items are named, else the rest of the order (a full refund). */
+  amount: number | null;
+  /** Must be the order's currency when given. */
+  currency: string | null;
+  /** The products given back; null when the refund does not say. */
+  items: RefundItem[] | null;
+}
+
+export type ValidEvent = VisitorEvent | OrderEvent | RefundEvent | SubscriptionEvent;
 
 const productId = (f: Fields) => wholeNumber(f, 'product_id', 1, MAX_PRODUCT_ID);
 const uid = (f: Fields, required: boolean) => text(f, 'uid', 64, required);
@@ -87,6 +110,27 @@ function item(raw: unknown, index: number): OrderItem {
     if (err instanceof FieldError) throw new FieldError(err.code, `items[${index}].${err.message}`);
     throw err;
   }
+}
+
+function refundItem(raw: unknown, index: number): RefundItem {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new FieldError('svc_invalid_field', `items[${index}] must be an object.`);
+  const f = raw as Fields;
+  try {
+    return { product_id: productId(f), quantity: given(f, 'quantity') ? wholeNumber(f, 'quantity', 0, MAX_QUANTITY) : 0, amount: given(f, 'amount') ? money(f, 'amount') : null };
+  } catch (err) {
+    if (err instanceof FieldError) throw new FieldError(err.code, `items[${index}].${err.message}`);
+    throw err;
+  }
+}
+
+function refundItems(f: Fields): RefundItem[] | null {
+  if (!given(f, 'items')) return null;
+  if (!Array.isArray(f.items) || f.items.length === 0 || f.items.length > MAX_ORDER_ITEMS) {
+    throw new FieldError('svc_invalid_field', `items must be a list of 1 to ${MAX_ORDER_ITEMS} products.`);
+  }
+  const list = f.items.map(refundItem);
+  if (list.some((i) => i.quantity === 0 && i.amount === null)) throw new FieldError('svc_invalid_field', 'items need a quantity or an amount each.');
+  return list;
 }
 
 function items(f: Fields): OrderItem[] {
@@ -137,11 +181,22 @@ export function validateEvent(raw: unknown, now: number): ValidEvent {
         total: money(f, 'total'),
         items: items(f),
       };
+    case 'refund':
+      return {
+        ...base,
+        type,
+        refund_id: identifier(f, 'refund_id', 64)!,
+        order_id: identifier(f, 'order_id', 64)!,
+        amount: given(f, 'amount') ? money(f, 'amount') : null,
+        currency: given(f, 'currency') ? currency(f) : null,
+        items: refundItems(f),
+      };
     case 'subscription':
       return {
         ...base,
         type,
         subscription_id: identifier(f, 'subscription_id', 64)!,
+        uid: uid(f, false),
         event: oneOf(f, 'event', SUBSCRIPTION_EVENTS),
         product_id: productId(f),
         product_name: text(f, 'product_name', 255),

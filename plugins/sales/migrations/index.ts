@@ -1,5 +1,7 @@
 import type { Migration } from '../../../core/db/migrator';
 import { ecommerceTables } from './0001-ecommerce';
+import { trafficSource } from './0002-traffic-source';
+import { refunds } from './0003-refunds';
 
 /** The sales plugin's schema, in order. */
-export const salesMigrations: readonly Migration[] = [ecommerceTables];
+export const salesMigrations: readonly Migration[] = [ecommerceTables, trafficSource, refunds];

@@ -1,5 +1,5 @@
 import { notFound } from '../../../core/errors';
-import type { SalesCore } from '../core';
+import type { SalesCore } from '../composition';
 
 /** `GET {api_base}/get_action/ecommerce/{action}` (§4.4): only the backfill progress, answered without the envelope. */
 export function registerActionRoute(core: SalesCore): void {

@@ -1,5 +1,5 @@
 import { badRequest } from '../../../core/errors';
-import type { SalesCore } from '../core';
+import type { SalesCore } from '../composition';
 
 /** Largest ingestion body: 1,000 orders with their items fit comfortably. */
 export const INGEST_BODY_LIMIT = '10mb';

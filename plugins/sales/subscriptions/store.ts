@@ -1,6 +1,6 @@
 import type { Transaction } from 'sequelize';
 import type { Database } from '../../../core/db/database';
-import type { BillingPeriod, SubscriptionEventName } from '../contract';
+import type { BillingPeriod, SubscriptionEventName, SubscriptionStanding } from '../contract';
 import { insertIgnore, insertRows, num, tbl } from '../db';
 import type { SubscriptionEvent } from '../ingest/validate';
 import { type StoredSubscriptionEvent, replay } from './state';
@@ -29,6 +29,25 @@ export async function subscriptionRef(db: Database, source: string, e: Subscript
   );
   const [row] = await db.select<{ ID: number }>(`SELECT ID FROM ${tbl(db, 'subscriptions')} WHERE source = ? AND subscription_id = ?`, [source, e.subscription_id], t);
   return num(row!.ID);
+}
+
+/** The state of (source, subscription_id) and the start of its current period, or null when it is not stored. */
+export async function subscriptionStanding(db: Database, source: string, subscriptionId: string): Promise<SubscriptionStanding | null> {
+  const [row] = await db.select<{ status: string; since: number | null }>(
+    `SELECT s.status, MAX(p.period_start) AS since FROM ${tbl(db, 'subscriptions')} s LEFT JOIN ${tbl(db, 'subscription_periods')} p ON p.subscription_ref = s.ID
+      WHERE s.source = ? AND s.subscription_id = ? GROUP BY s.ID, s.status`,
+    [source, subscriptionId],
+  );
+  return row ? { status: row.status as SubscriptionStanding['status'], since: num(row.since) } : null;
+}
+
+/**
+ * Links a subscription to its subscriber's tracked visits: the first event
+ * that names a uid sets it and its first-touch traffic source; later ones
+ * change nothing.
+ */
+export async function linkSubscriber(db: Database, ref: number, uid: string, trafficSource: string, t: Transaction): Promise<void> {
+  await db.execute(`UPDATE ${tbl(db, 'subscriptions')} SET uid = ?, traffic_source = ? WHERE ID = ? AND uid = ''`, [uid, trafficSource, ref], t);
 }
 
 export async function insertSubscriptionEvents(db: Database, events: ReadonlyArray<{ ref: number; event: SubscriptionEvent }>, t: Transaction): Promise<void> {

@@ -38,7 +38,7 @@ describe('ecommerce ingestion API', () => {
           { type: 'checkout_visit', uid: 'u-1', url: 'https://shop.example/checkout', time: at('2025-03-10T09:58:00') },
           { id: 'ev-3', ...order() },
           { type: 'order', order_id: 'A-2', currency: 'XXY', total: 1, items: [], time: at('2025-03-10T10:00:00') },
-          { type: 'refund', time: at('2025-03-10T10:00:00') },
+          { type: 'return', time: at('2025-03-10T10:00:00') },
           'not an object',
           { type: 'subscription', subscription_id: 's-1', event: 'paused', product_id: 1, product_name: 'Box', amount: 9, currency: 'EUR', billing_period: 'month', billing_interval: 1, time: at('2025-03-10T10:00:00') },
           { type: 'product_view', uid: 'u-1', product_id: 7, url: 'ftp://shop.example/mug', time: at('2025-03-10T09:55:00') },

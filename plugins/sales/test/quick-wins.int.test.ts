@@ -47,7 +47,7 @@ describe('quick wins', () => {
     ]);
     for (const w of wins) {
       expect(w.title && w.recommendation).toBeTruthy();
-      expect(w.url).toMatch(new RegExp(`^${tk.url}/svc-admin/sales\\?date_start=2025-04-01&date_end=2025-04-30#`));
+      expect(w.url).toMatch(new RegExp(`^${tk.url}/svc-admin/sales\\?range=custom&date_start=2025-04-01&date_end=2025-04-30#`));
     }
     expect(res.body.data.dateRange).toEqual({ date_start: '2025-04-01', date_end: '2025-04-30' });
   });

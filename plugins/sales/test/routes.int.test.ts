@@ -93,7 +93,7 @@ describe('ecommerce routes: capabilities, errors and empty payloads', () => {
 
   it('answers zero figures and a null dateRange for a shop without data', async () => {
     const sales = await admin.get(`${tk.api}/data/ecommerce/sales`);
-    expect(sales.body.data.revenue.current).toEqual({ total_orders: 0, total_revenue: 0, average_order_value: 0, currency: 'USD' });
+    expect(sales.body.data.revenue.current).toEqual({ total_orders: 0, total_revenue: 0, average_order_value: 0, total_refunded: 0, currency: 'USD' });
     const top = await admin.get(`${tk.api}/data/ecommerce/top-performers`);
     expect(top.body.data['top-product']).toEqual({
       label: 'Top product',

@@ -50,6 +50,9 @@ describeBrowser('sales tab in Chromium with demo data', () => {
     expect(await page.locator('[data-metric="revenue"] .metric-value').textContent()).toMatch(/€/);
     await page.locator('[data-funnel] tbody tr').nth(4).waitFor();
     expect(await page.locator('[data-funnel] tbody td:first-child').allTextContents()).toEqual(['Visits', 'Product page views', 'Add to cart', 'Checkout visits', 'Conversions']);
+    // The demo shop sells in EUR and USD: the Orders card counts every order, as the funnel does.
+    const conversions = await page.locator('[data-funnel] tbody tr').nth(4).locator('td').nth(1).textContent();
+    expect(await page.locator('[data-metric="orders"] .metric-value').textContent()).toBe(conversions);
     expect(await page.locator('[data-top] li').count()).toBe(4);
     await page.locator('[data-quick-wins] li, [data-quick-wins] .state:not(.loading)').first().waitFor();
     await page.locator('[data-subscription-cards] .metric-card').nth(4).waitFor();

@@ -29,8 +29,9 @@ describe('sales data of a hand-built shop', () => {
     expect(await get('sales')).toEqual({
       'conversion-rate': {
         label: 'Conversion rate',
-        current: { visitors: 6, total_converted: 4, conversion_rate: 66.67 },
-        previous: { visitors: 2, total_converted: 1, conversion_rate: 50 },
+        // O4 has no visitor: it is an order without a visit, not a converted visitor.
+        current: { visitors: 6, total_converted: 3, conversion_rate: 50, orders_without_visit: 1, total_orders_all_currencies: 4 },
+        previous: { visitors: 2, total_converted: 1, conversion_rate: 50, orders_without_visit: 0, total_orders_all_currencies: 1 },
       },
       'abandonment-rate': {
         label: 'Cart abandonment rate',
@@ -39,13 +40,13 @@ describe('sales data of a hand-built shop', () => {
       },
       'average-order': {
         label: 'Average order value',
-        current: { total_orders: 3, total_revenue: 63, average_order_value: 21, currency: 'EUR' },
-        previous: { total_orders: 1, total_revenue: 10, average_order_value: 10, currency: 'EUR' },
+        current: { total_orders: 3, total_revenue: 63, average_order_value: 21, total_refunded: 0, currency: 'EUR' },
+        previous: { total_orders: 1, total_revenue: 10, average_order_value: 10, total_refunded: 0, currency: 'EUR' },
       },
       revenue: {
         label: 'Revenue',
-        current: { total_orders: 3, total_revenue: 63, average_order_value: 21, currency: 'EUR' },
-        previous: { total_orders: 1, total_revenue: 10, average_order_value: 10, currency: 'EUR' },
+        current: { total_orders: 3, total_revenue: 63, average_order_value: 21, total_refunded: 0, currency: 'EUR' },
+        previous: { total_orders: 1, total_revenue: 10, average_order_value: 10, total_refunded: 0, currency: 'EUR' },
       },
     });
   });
@@ -55,8 +56,8 @@ describe('sales data of a hand-built shop', () => {
     expect(usd).toEqual({
       revenue: {
         label: 'Revenue',
-        current: { total_orders: 1, total_revenue: 30, average_order_value: 30, currency: 'USD' },
-        previous: { total_orders: 0, total_revenue: 0, average_order_value: 0, currency: 'USD' },
+        current: { total_orders: 1, total_revenue: 30, average_order_value: 30, total_refunded: 0, currency: 'USD' },
+        previous: { total_orders: 0, total_revenue: 0, average_order_value: 0, total_refunded: 0, currency: 'USD' },
       },
     });
     const bad = await admin.get(`${tk.api}/data/ecommerce/sales`, { query: { ...MARCH, currency: 'EURO' } });
@@ -108,9 +109,21 @@ describe('sales data of a hand-built shop', () => {
     expect(mug[1]).toEqual({ id: 'product_page_views', stage: 'Product page views', value: 3 });
     const json = await get('sales-funnel', { ...MARCH, selected_pages: JSON.stringify([page('hat'), page('tea')]) });
     expect(json[1].value).toBe(2);
-    const bad = await admin.get(`${tk.api}/data/ecommerce/sales-funnel`, { query: { ...MARCH, selected_pages: ['/relative'] } });
-    expect(bad.status).toBe(400);
-    expect(bad.body.code).toBe('svc_invalid_param');
+    for (const wrong of ['relative', 'ftp://shop.example/product/mug', '//shop.example/product/mug']) {
+      const bad = await admin.get(`${tk.api}/data/ecommerce/sales-funnel`, { query: { ...MARCH, selected_pages: [wrong] } });
+      expect(bad.status).toBe(400);
+      expect(bad.body).toMatchObject({ code: 'svc_invalid_param', data: { field: 'selected_pages' } });
+    }
+  });
+
+  it('sales funnel: selected_pages takes site paths as well, matched like stored pages (no query, fragment or trailing slash)', async () => {
+    const views = async (pages: unknown) => (await get('sales-funnel', { ...MARCH, selected_pages: pages }))[1].value;
+    expect(await views(['/product/mug/'])).toBe(3);
+    expect(await views('/product/mug')).toBe(3);
+    expect(await views(JSON.stringify(['/product/mug?ref=mail#reviews', page('hat')]))).toBe(4);
+    expect(await views(['/product/hat', '/product/tea/'])).toBe(2);
+    expect(await views(['/product'])).toBe(0);
+    expect(await views(['/'])).toBe(0);
   });
 
   it('quick wins: the rules that fire for March, and dateRange of the window actually queried', async () => {
@@ -122,7 +135,7 @@ describe('sales data of a hand-built shop', () => {
           title: 'Mug drives your sales',
           message: 'Mug brought €50.00, 79.37% of the revenue.',
           recommendation: expect.any(String),
-          url: `${tk.url}/svc-admin/sales?date_start=2025-03-01&date_end=2025-03-31#top-performers`,
+          url: `${tk.url}/svc-admin/sales?range=custom&date_start=2025-03-01&date_end=2025-03-31#top-performers`,
         },
         {
           type: 'campaign_no_follow_up',
@@ -130,7 +143,7 @@ describe('sales data of a hand-built shop', () => {
           title: 'Follow up on “spring”',
           message: 'The campaign spring brought €25.00 from 1 order but no order for 28 days.',
           recommendation: expect.any(String),
-          url: `${tk.url}/svc-admin/sales?date_start=2025-03-01&date_end=2025-03-31#top-performers`,
+          url: `${tk.url}/svc-admin/sales?range=custom&date_start=2025-03-01&date_end=2025-03-31#top-performers`,
         },
       ],
       dateRange: { date_start: '2025-03-01', date_end: '2025-03-31' },
@@ -142,7 +155,19 @@ describe('sales data of a hand-built shop', () => {
     const clamped = await get('quick-wins', { date_start: '2024-12-01', date_end: '2025-02-28' });
     expect(clamped.dateRange).toEqual({ date_start: '2025-01-10', date_end: '2025-02-28' });
     const before = await get('sales', { date_start: '2024-11-01', date_end: '2024-12-31', metrics: 'conversion-rate' });
-    expect(before['conversion-rate'].current).toEqual({ visitors: 0, total_converted: 0, conversion_rate: 0 });
+    expect(before['conversion-rate'].current).toEqual({ visitors: 0, total_converted: 0, conversion_rate: 0, orders_without_visit: 0, total_orders_all_currencies: 0 });
+  });
+
+  it('never counts more converted visitors than visitors: orders without a visit in the period are counted apart', async () => {
+    // 25 March: only O4 (no uid). February: u7 visited and ordered on the 10th.
+    const noVisit = await get('sales', { date_start: '2025-03-25', date_end: '2025-03-25', metrics: 'conversion-rate' });
+    expect(noVisit['conversion-rate'].current).toEqual({ visitors: 0, total_converted: 0, conversion_rate: 0, orders_without_visit: 1, total_orders_all_currencies: 1 });
+    // u1 visited on 3 March and ordered at 10:00: a window of the order's day alone still has the visit.
+    const sameDay = await get('sales', { date_start: '2025-03-03', date_end: '2025-03-03', metrics: 'conversion-rate' });
+    expect(sameDay['conversion-rate'].current).toEqual({ visitors: 1, total_converted: 1, conversion_rate: 100, orders_without_visit: 0, total_orders_all_currencies: 1 });
+    // With a filter: the German visitors of March are u1, u2, u6; only u1 ordered.
+    const de = await get('sales', { ...MARCH, filters: 'country:DE', metrics: 'conversion-rate' });
+    expect(de['conversion-rate'].current).toEqual({ visitors: 3, total_converted: 1, conversion_rate: 33.33, orders_without_visit: 0, total_orders_all_currencies: 1 });
   });
 
   it('subscriptions: MRR, active, canceled, churn and lifetime value with changes against the previous period', async () => {
@@ -158,8 +183,9 @@ describe('sales data of a hand-built shop', () => {
       },
       average_lifetime_value: {
         label: 'Average lifetime value',
-        current: { value: 63.33, active_subscription_count: 6, total_revenue: 380 },
-        previous: { value: 55, active_subscription_count: 4, total_revenue: 220 },
+        // S2 and S5 paid and were canceled: they count towards the value, not as active.
+        current: { value: 63.33, active_subscription_count: 4, paying_subscription_count: 6, total_revenue: 380 },
+        previous: { value: 55, active_subscription_count: 3, paying_subscription_count: 4, total_revenue: 220 },
         rate_change: 15.15,
         currency: 'EUR',
       },
@@ -168,6 +194,30 @@ describe('sales data of a hand-built shop', () => {
     expect(usd).toEqual({ monthly_recurring_revenue: { label: 'Monthly recurring revenue', current: { mrr: 15, count: 1 }, previous: { mrr: 15, count: 1 }, rate_change: 0, currency: 'USD' } });
     const first = await get('subscriptions', { date_start: '2025-01-05', date_end: '2025-01-31', metrics: 'active_subscriptions' });
     expect(first.active_subscriptions).toEqual({ label: 'Active subscriptions', current: 3, previous: null, rate_change: null });
+  });
+
+  it('narrows every subscription figure to the subscriptions of one country; a device filter does not apply to them', async () => {
+    // France: S2 (Box Monthly), started in February, canceled on 5 March.
+    const fr = await get('subscriptions', { ...MARCH, filters: 'country:FR', metrics: 'monthly_recurring_revenue,active_subscriptions,canceled_subscriptions' });
+    expect(fr).toEqual({
+      monthly_recurring_revenue: { label: 'Monthly recurring revenue', current: { mrr: 0, count: 0 }, previous: { mrr: 20, count: 1 }, rate_change: -100, currency: 'EUR' },
+      active_subscriptions: { label: 'Active subscriptions', current: 0, previous: 1, rate_change: -100 },
+      canceled_subscriptions: { label: 'Canceled subscriptions', current: 1, previous: 0, rate_change: null },
+    });
+    expect(await get('subscriptions-distribution', { ...MARCH, filters: [{ key: 'country', value: 'DE' }] })).toEqual([
+      { id: 'stripe', label: 'Stripe', count: 3, value: 75 },
+      { id: 'paypal', label: 'Paypal', count: 1, value: 25 },
+    ]);
+    const plans = await admin.get(`${tk.api}/data/ecommerce/datatable/subscription_products`, { query: { ...MARCH, filters: 'country:FR', metrics: 'active_subscribers,canceled_subscribers' } });
+    expect(plans.body.data).toEqual([{ product_id: 100, plan: 'Box Monthly', currency: 'EUR', active_subscribers: 0, canceled_subscribers: 1 }]);
+    const retention = await get('subscriptions-retention', { date_start: '2025-01-01', date_end: '2025-03-31', filters: 'country:AT' });
+    expect(retention.rows.map((r: { id: string }) => r.id)).toEqual(['2025 (1)']); // S5, yearly: cohorts by year
+    const chart = await get('subscriptions-revenue-chart', { ...MARCH, filters: 'country:US', currency: 'USD', group_by: 'month' });
+    expect(chart.rows.map((r: { newValue: number; renewalValue: number }) => [r.newValue, r.renewalValue])).toEqual([[0, 15]]);
+    for (const type of ['subscriptions', 'subscriptions-revenue-chart', 'subscriptions-distribution', 'subscriptions-retention', 'datatable/subscription_products']) {
+      const res = await admin.get(`${tk.api}/data/ecommerce/${type}`, { query: { ...MARCH, filters: 'device:Mobile' } });
+      expect({ type, status: res.status, code: res.body.code }).toEqual({ type, status: 400, code: 'svc_invalid_filter' });
+    }
   });
 
   it('revenue chart by day, week and month, in revenue or sales mode, per currency', async () => {
@@ -326,6 +376,15 @@ describe('sales data of a hand-built shop', () => {
     const csv = await admin.get(`${url}/sales_products`, { query: { ...MARCH, format: 'csv', metrics: 'sales' } });
     expect(csv.status).toBe(200);
     expect(csv.headers.get('content-type')).toContain('text/csv');
+  });
+
+  it('writes money in the CSV export as the value and a <column>_currency column', async () => {
+    const csv = await admin.get(`${tk.api}/data/ecommerce/datatable/sales_products`, { query: { ...MARCH, format: 'csv', metrics: ['product', 'sales', 'revenue'], limit: 2 } });
+    expect(csv.status).toBe(200);
+    expect(csv.text).not.toContain('[object Object]');
+    const [header, ...lines] = csv.text.trim().split('\r\n');
+    expect(header!.split(',')).toEqual(['product', 'sales', 'revenue', 'revenue_currency', 'product_id', 'currency']);
+    expect(lines).toEqual(['Mug,5,50,EUR,1,EUR', 'Hat,1,30,USD,3,USD']);
   });
 
   it('offers the datatables to other plugins through the sales service', async () => {

@@ -29,12 +29,12 @@ const t = (tk: TestKernel, name: string) => tk.kernel.db.quote(tk.kernel.db.tabl
 
 /**
  * Writes a tracked visit straight into the kernel's statistics tables (the
- * tracking plugin's job): a session with its location and device, and its
- * pageviews (the first carries `parameters`).
+ * tracking plugin's job): a session with its location, device and referrer,
+ * and its pageviews (the first carries `parameters`).
  */
 export async function visit(
   tk: TestKernel,
-  v: { uid: string; time: number; country?: string; device?: string; parameters?: string; pages?: string[] },
+  v: { uid: string; time: number; country?: string; device?: string; parameters?: string; pages?: string[]; referrer?: string },
 ): Promise<number> {
   const db = tk.kernel.db;
   let cityCode = 0;
@@ -51,8 +51,8 @@ export async function visit(
     deviceId = Number(row!.ID);
   }
   const { id: sessionId } = await db.insert(
-    `INSERT INTO ${t(tk, 'sessions')} (uid, time, last_time, city_code, device_id, referrer, host) VALUES (?, ?, ?, ?, ?, '', 'shop.example')`,
-    [v.uid, v.time, v.time + 300, cityCode, deviceId],
+    `INSERT INTO ${t(tk, 'sessions')} (uid, time, last_time, city_code, device_id, referrer, host) VALUES (?, ?, ?, ?, ?, ?, 'shop.example')`,
+    [v.uid, v.time, v.time + 300, cityCode, deviceId, v.referrer ?? ''],
   );
   const pages = v.pages ?? ['/'];
   for (const [i, page] of pages.entries()) {

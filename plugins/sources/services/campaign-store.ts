@@ -1,6 +1,8 @@
+import type { Transaction } from 'sequelize';
 import type { Database } from '../../../core/db/database';
 import { insertIfAbsent } from '../../../core/db/sql';
 import type { Options } from '../../../core/options/options';
+import type { CampaignsService, UtmField } from '../contract';
 import { parseUtm } from './utm';
 
 const CURSOR = 'svc_sources_campaign_cursor';
@@ -12,7 +14,7 @@ const BATCH = 5000;
  * after a cursor, so hits written another way (imports, `svc demo`, a node that
  * missed the action) are parsed too. The unique statistic id keeps it idempotent.
  */
-export class CampaignStore {
+export class CampaignStore implements CampaignsService {
   constructor(
     private readonly db: Database,
     private readonly options: Options,
@@ -27,6 +29,17 @@ export class CampaignStore {
     const campaign = parseUtm(parameters);
     if (!campaign || statisticId <= 0) return false;
     return insertIfAbsent(this.db, this.table, { statistic_id: statisticId, time, ...campaign });
+  }
+
+  async sessionUtm(sessionId: number, field: UtmField, transaction?: Transaction): Promise<string> {
+    const column = `c.${this.db.quote(field)}`;
+    const [row] = await this.db.select<{ value: string }>(
+      `SELECT ${column} AS value FROM ${this.db.quote(this.table)} c JOIN ${this.db.quote(this.db.table('statistics'))} s ON s.ID = c.statistic_id
+        WHERE s.session_id = ? AND ${column} <> '' ORDER BY s.time, s.ID LIMIT 1`,
+      [sessionId],
+      transaction,
+    );
+    return row?.value ?? '';
   }
 
   /** Parses every pageview after the cursor; returns how many campaigns were recorded. */

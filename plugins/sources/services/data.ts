@@ -15,7 +15,8 @@ interface SourceTotals {
 /** The data of the sources tab: channels, referrer domains, campaigns and locations. */
 export function registerSourcesData(ctx: PluginContext): void {
   const stats = ctx.statistics;
-  const allow = (groupBy: readonly string[], defaultGroupBy: readonly string[], defaultMetrics: MetricName[], metrics: readonly string[] = METRICS): AllowList => ({
+  /** Filters are every dimension known when a request arrives (the campaign fields are added after this runs): a getter, never a copy. */
+  const allow = (groupBy: readonly string[], defaultGroupBy: readonly string[], defaultMetrics: MetricName[], metrics: readonly string[] = METRICS, defaultLimit?: number): AllowList => ({
     metrics,
     defaultMetrics,
     groupBy,
@@ -23,6 +24,7 @@ export function registerSourcesData(ctx: PluginContext): void {
     get filters() {
       return stats.dimensions();
     },
+    defaultLimit,
   });
   const query = (req: DataRequest, id: string, extra: { metrics?: MetricName[]; groupBy?: string[]; limit?: number } = {}) =>
     stats.query({ id, range: req.range, metrics: extra.metrics ?? (req.metrics as MetricName[]), groupBy: extra.groupBy ?? req.groupBy, filters: req.filters, status: req.status, limit: extra.limit });
@@ -62,7 +64,7 @@ export function registerSourcesData(ctx: PluginContext): void {
   stats.datatable({
     id: 'referrer-domains',
     tab: 'sources',
-    allow: { ...allow(['domain'], ['domain'], ['sessions', 'pageviews', 'bounce_rate'], sourceMetrics), defaultLimit: 100 },
+    allow: allow(['domain'], ['domain'], ['sessions', 'pageviews', 'bounce_rate'], sourceMetrics, 100),
     async run(req, { queryId }) {
       const rows = await byReferrer(req, queryId, referrerDomain);
       return rows.slice(0, req.limit).map((r) => ({

@@ -70,6 +70,14 @@ describe('sources plugin', () => {
       { domain: 'google.com', channel: 'search', sessions: 2, pageviews: 4, bounce_rate: 50 },
       { domain: 't.co', channel: 'social', sessions: 1, pageviews: 2, bounce_rate: 0 },
     ]);
+    // Every panel of the tab takes every filter the tab offers, the campaign fields included.
+    expect(await data('datatable/referrer-domains', { ...CURRENT, filters: 'campaign:spring' })).toEqual([
+      { domain: 'google.com', channel: 'search', sessions: 1, pageviews: 1, bounce_rate: 0 },
+    ]);
+    for (const path of ['channels', 'world-map', 'datatable/campaigns', 'datatable/regions', 'datatable/cities', 'datatable/referrer-domains']) {
+      const res = await api.get(`${tk.api}/data/${path}`, { query: { ...CURRENT, filters: JSON.stringify({ campaign: 'spring', source: 'Newsletter', country: 'NL', region: '', city: '' }) } });
+      expect({ path, status: res.status }).toEqual({ path, status: 200 });
+    }
     const csv = await api.get(`${tk.api}/data/datatable/referrer-domains`, { query: { ...CURRENT, metrics: 'sessions', format: 'csv' } });
     expect(csv.text).toBe('domain,sessions,channel\r\n,3,direct\r\ngoogle.com,2,search\r\nt.co,1,social\r\n');
   });

@@ -10,6 +10,10 @@ export interface FakeStripe {
   subscriptions: Json[];
   invoices: Json[];
   lineItems: Map<string, Json[]>;
+  /** Checkout Sessions, listed by `payment_intent`. */
+  sessions: Json[];
+  /** Refunds, listed by `charge`. */
+  refunds: Json[];
   close(): Promise<void>;
 }
 
@@ -22,7 +26,7 @@ const list = (url: URL, items: Json[]) => {
 };
 
 export async function startStripe(key: string): Promise<FakeStripe> {
-  const api: Omit<FakeStripe, 'url' | 'close'> = { requests: [], subscriptions: [], invoices: [], lineItems: new Map() };
+  const api: Omit<FakeStripe, 'url' | 'close'> = { requests: [], subscriptions: [], invoices: [], lineItems: new Map(), sessions: [], refunds: [] };
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://stripe');
     api.requests.push(`${req.method} ${url.pathname}`);
@@ -42,6 +46,8 @@ export async function startStripe(key: string): Promise<FakeStripe> {
       return found ? send(200, found) : send(404, { error: { type: 'invalid_request_error', message: 'No such subscription' } });
     }
     if (lines) return send(200, list(url, api.lineItems.get(lines[1]!) ?? []));
+    if (url.pathname === '/v1/checkout/sessions') return send(200, list(url, api.sessions.filter((s) => s.payment_intent === url.searchParams.get('payment_intent'))));
+    if (url.pathname === '/v1/refunds') return send(200, list(url, api.refunds.filter((r) => r.charge === url.searchParams.get('charge'))));
     if (url.pathname === '/v1/invoices') {
       const sub = url.searchParams.get('subscription');
       return send(200, list(url, api.invoices.filter((i) => i.subscription === sub && i.status === url.searchParams.get('status'))));

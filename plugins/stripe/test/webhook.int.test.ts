@@ -150,6 +150,30 @@ describe('Stripe integration', () => {
     expect(Number(items[1]!.product_id)).toBe(7);
   });
 
+  it('takes the succeeded refunds of Checkout payments from refund.* and charge.refunded events, once each', async () => {
+    stripe.sessions.push({ id: 'cs_1', object: 'checkout.session', payment_intent: 'pi_1' });
+    const refund = (id: string, amount: number, status: string, extra: Record<string, unknown> = {}) => ({
+      id, object: 'refund', amount, currency: 'eur', status, created: clock.unix(), charge: 'ch_1', payment_intent: 'pi_1', ...extra,
+    });
+    expect((await deliver('refund.created', refund('re_1', 1000, 'pending'))).body.accepted).toBe(0);
+    expect((await deliver('refund.updated', refund('re_1', 1000, 'succeeded'))).body).toEqual({ success: true, accepted: 1, duplicates: 0, rejected: [] });
+    // A refund of a payment that was no Checkout Session (an invoice) is no order's.
+    expect((await deliver('refund.created', refund('re_9', 500, 'succeeded', { payment_intent: 'pi_invoice' }))).body.accepted).toBe(0);
+    stripe.refunds.push(refund('re_1', 1000, 'succeeded'), refund('re_2', 4500, 'succeeded'), refund('re_3', 100, 'failed'));
+    const charge = await deliver('charge.refunded', { id: 'ch_1', object: 'charge', payment_intent: 'pi_1', amount_refunded: 5500 });
+    expect(charge.body).toEqual({ success: true, accepted: 1, duplicates: 1, rejected: [] });
+    expect((await rows(tk, 'ecommerce_refunds')).map((r) => [r.refund_id, r.source, Number(r.amount), r.currency])).toEqual([
+      ['re_1', 'stripe', 10, 'EUR'],
+      ['re_2', 'stripe', 45, 'EUR'],
+    ]);
+    // The second refund gave back the rest of the order: every unit left.
+    const items = await rows(tk, 'ecommerce_refund_items');
+    expect(items.map((i) => [i.product_name, Number(i.quantity)]).slice(-2).sort()).toEqual([
+      ['Frame', 1],
+      ['Poster', 3],
+    ]);
+  });
+
   it('backfills the account history once activated: subscriptions and their paid renewal invoices', async () => {
     const solo = { id: 'prod_solo', object: 'product', name: 'Solo', metadata: { svc_product_id: '43' } };
     stripe.subscriptions.push({

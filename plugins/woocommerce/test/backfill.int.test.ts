@@ -125,7 +125,7 @@ describe('subscription backfill after WooCommerce is first activated', () => {
     expect(sum('newValue')).toBe(expected.newRevenue);
     expect(sum('renewalValue')).toBe(expected.renewalRevenue);
     expect(chart.body.data.rows[0].label).toBe('Apr 2024');
-  });
+  }, 120_000);
 
   it('retries a step the store refuses, gives up after five tries, and runs again with svc sales backfill', async () => {
     const other = await createTestDatabase();
@@ -180,5 +180,5 @@ describe('subscription backfill after WooCommerce is first activated', () => {
       await tk.close();
       await other.drop();
     }
-  });
+  }, 120_000);
 });

@@ -7,11 +7,13 @@ export interface FakeStore {
   requests: string[];
   subscriptions: Array<{ id: number; start_date_gmt: string } & Record<string, unknown>>;
   orders: Map<number, Array<Record<string, unknown>>>;
+  /** Refunds by order id. */
+  refunds: Map<number, Array<Record<string, unknown>>>;
   close(): Promise<void>;
 }
 
 export async function startStore(key: string, secret: string): Promise<FakeStore> {
-  const store: Omit<FakeStore, 'url' | 'close'> = { requests: [], subscriptions: [], orders: new Map() };
+  const store: Omit<FakeStore, 'url' | 'close'> = { requests: [], subscriptions: [], orders: new Map(), refunds: new Map() };
   const auth = `Basic ${Buffer.from(`${key}:${secret}`).toString('base64')}`;
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://store');
@@ -24,6 +26,7 @@ export async function startStore(key: string, secret: string): Promise<FakeStore
     const list = /^\/wp-json\/wc\/v3\/subscriptions$/.exec(url.pathname);
     const one = /^\/wp-json\/wc\/v3\/subscriptions\/(\d+)$/.exec(url.pathname);
     const orders = /^\/wp-json\/wc\/v3\/subscriptions\/(\d+)\/orders$/.exec(url.pathname);
+    const refunds = /^\/wp-json\/wc\/v3\/orders\/(\d+)\/refunds$/.exec(url.pathname);
     if (list) {
       const perPage = Number(url.searchParams.get('per_page') ?? 10);
       const page = Number(url.searchParams.get('page') ?? 1);
@@ -35,6 +38,7 @@ export async function startStore(key: string, secret: string): Promise<FakeStore
       return found ? send(200, found) : send(404, { code: 'woocommerce_rest_invalid_id' });
     }
     if (orders) return send(200, store.orders.get(Number(orders[1])) ?? []);
+    if (refunds) return send(200, store.refunds.get(Number(refunds[1])) ?? []);
     send(404, { code: 'rest_no_route' });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

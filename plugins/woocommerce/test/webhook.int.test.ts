@@ -134,6 +134,45 @@ describe('WooCommerce webhooks', () => {
     expect(sub).toMatchObject({ source: 'woocommerce', subscription_id: '501', status: 'canceled', gateway: 'stripe', country_code: 'DE', product_name: 'Coffee club' });
   });
 
+  it('detects a reactivation from the subscription webhooks: active again after its cancellation, once', async () => {
+    const reactivated = { ...subscription, status: 'active', cancelled_date_gmt: null, date_modified_gmt: '2025-03-31T11:00:00' };
+    // A late delivery of a payload from before the cancellation changes nothing.
+    expect((await deliver('subscription.updated', { ...reactivated, date_modified_gmt: '2025-03-30T07:00:00' })).body).toMatchObject({ accepted: 0 });
+    expect((await deliver('subscription.updated', reactivated)).body).toMatchObject({ accepted: 1, duplicates: 2 });
+    expect((await deliver('subscription.updated', reactivated)).body).toMatchObject({ accepted: 0, duplicates: 2 });
+    expect((await rows(tk, 'subscription_events', 'time')).map((e) => [e.event, Number(e.time)]).slice(-2)).toEqual([
+      ['canceled', at('2025-03-31T08:00:00')],
+      ['reactivated', at('2025-03-31T11:00:00')],
+    ]);
+    const [sub] = await rows(tk, 'subscriptions');
+    expect(sub).toMatchObject({ subscription_id: '501', status: 'active' });
+  });
+
+  it('takes the refunds of an order webhook from the store, once each, full or partial', async () => {
+    store.refunds.set(3, [{ id: 71, date_created_gmt: '2025-03-31T09:00:00', amount: '10.00', reason: 'scratch', line_items: [] }]);
+    const partial = await deliver('order.updated', order(3, { refunds: [{ id: 71, reason: 'scratch', total: '-10.00' }] }));
+    expect(partial.body).toEqual({ success: true, accepted: 1, duplicates: 1, rejected: [] });
+    expect(store.requests).toContain('/wp-json/wc/v3/orders/3/refunds?per_page=100');
+    store.refunds.set(3, [
+      { id: 72, date_created_gmt: '2025-03-31T10:00:00', amount: '32.50', reason: '', line_items: [{ product_id: 5, name: 'Grinder', quantity: -1, total: '-30.00' }] },
+      { id: 71, date_created_gmt: '2025-03-31T09:00:00', amount: '10.00', reason: 'scratch', line_items: [] },
+    ]);
+    const full = await deliver('order.updated', order(3, { status: 'refunded', refunds: [{ id: 72, total: '-32.50' }, { id: 71, total: '-10.00' }] }));
+    expect(full.body).toEqual({ success: true, accepted: 1, duplicates: 2, rejected: [] });
+    expect((await rows(tk, 'ecommerce_refunds')).map((r) => [r.refund_id, r.source, Number(r.amount), Number(r.time)])).toEqual([
+      ['71', 'woocommerce', 10, at('2025-03-31T09:00:00')],
+      ['72', 'woocommerce', 32.5, at('2025-03-31T10:00:00')],
+    ]);
+    expect((await rows(tk, 'ecommerce_refund_items')).map((i) => [Number(i.product_id), Number(i.quantity), Number(i.amount)])).toEqual([
+      [5, 0, 10],
+      [5, 1, 30],
+    ]);
+    // A refunded order the receiver never saw is stored with its refund.
+    store.refunds.set(8, [{ id: 81, date_created_gmt: '2025-03-31T10:30:00', amount: '42.50', line_items: [] }]);
+    const unseen = await deliver('order.updated', order(8, { status: 'refunded', refunds: [{ id: 81, total: '-42.50' }] }));
+    expect(unseen.body).toEqual({ success: true, accepted: 2, duplicates: 0, rejected: [] });
+  });
+
   it('counts as an active subscription integration once configured, reporting the store earliest subscription', async () => {
     const progress = await tk.signedIn().then(async (c) => c.get(`${tk.api}/get_action/ecommerce/get_subscriptions_backfill_progress`, { headers: { 'x-svc-nonce': await tk.nonce(c) } }));
     expect(progress.status).toBe(200);

@@ -14,11 +14,11 @@ export interface ShopFacts {
   engagement: ProductEngagement[];
   countries: Array<{ country: string; visitors: number; buyers: number }>;
   campaigns: RevenueRow[];
-  /** Dashboard URL of the sales tab for the window, without a fragment. */
-  dashboardUrl: string;
+  /** URL of the sales tab opened on the window, scrolled to `section`. */
+  link(section: string): string;
 }
 
-export async function gatherFacts(q: ShopQueries, w: SalesWindow, now: number, dashboardUrl: string): Promise<ShopFacts> {
+export async function gatherFacts(q: ShopQueries, w: SalesWindow, now: number, link: (section: string) => string): Promise<ShopFacts> {
   const [funnel, carts, current, previous, products, engagement, countries, campaigns] = await Promise.all([
     q.funnel(w.scope, null),
     q.carts(w.scope),
@@ -40,7 +40,7 @@ export async function gatherFacts(q: ShopQueries, w: SalesWindow, now: number, d
     engagement,
     countries,
     campaigns,
-    dashboardUrl,
+    link,
   };
 }
 

@@ -17,7 +17,7 @@ const regions = new Intl.DisplayNames(['en'], { type: 'region' });
 const countryName = (code: string) => regions.of(code) ?? code;
 const money = (f: ShopFacts, value: number) =>
   new Intl.NumberFormat('en', { style: 'currency', currency: f.window.currency }).format(roundMoney(value, f.window.currency));
-const win = (f: ShopFacts, w: Omit<QuickWin, 'url'>, section: string): QuickWin => ({ ...w, url: `${f.dashboardUrl}#${section}` });
+const win = (f: ShopFacts, w: Omit<QuickWin, 'url'>, section: string): QuickWin => ({ ...w, url: f.link(section) });
 
 /** 1. At least 5 carts and 60% or more of them abandoned. */
 const abandonedCarts: Rule = (f) => {

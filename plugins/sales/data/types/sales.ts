@@ -13,15 +13,22 @@ const LABELS: Record<(typeof SALES_FIELDS)[number], string> = {
 };
 
 async function figures(q: ShopQueries, scope: Scope, currency: string) {
-  const [visitors, buyers, carts, orders] = await Promise.all([q.visitors(scope), q.buyers(scope), q.carts(scope), q.orders(scope, currency)]);
+  const [visitors, conversions, carts, orders] = await Promise.all([q.visitors(scope), q.conversions(scope), q.carts(scope), q.orders(scope, currency)]);
   const money = {
     total_orders: orders.orders,
     total_revenue: roundMoney(orders.revenue, currency),
     average_order_value: orders.orders > 0 ? roundMoney(orders.revenue / orders.orders, currency) : 0,
+    total_refunded: roundMoney(orders.refunded, currency),
     currency,
   };
   return {
-    'conversion-rate': { visitors, total_converted: buyers, conversion_rate: percent(buyers, visitors) },
+    'conversion-rate': {
+      visitors,
+      total_converted: conversions.converted,
+      conversion_rate: percent(conversions.converted, visitors),
+      orders_without_visit: conversions.withoutVisit,
+      total_orders_all_currencies: conversions.orders,
+    },
     'abandonment-rate': {
       total_carts: carts.carts,
       total_converted: carts.converted,

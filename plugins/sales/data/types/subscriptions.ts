@@ -23,9 +23,21 @@ async function churn(q: SubscriptionQueries, range: TimeRange, currency: string)
   };
 }
 
+/**
+ * Payments up to `end` per subscription that ever paid (`value`); the
+ * subscriptions active at the last second (`active_subscription_count`) and
+ * those that paid at least once, canceled ones included
+ * (`paying_subscription_count`, the divisor), in `currency`.
+ */
 async function lifetimeValue(q: SubscriptionQueries, end: number, currency: string) {
   const { revenue, paying } = await q.lifetime(end, currency);
-  return { value: paying > 0 ? roundMoney(revenue / paying, currency) : 0, active_subscription_count: paying, total_revenue: roundMoney(revenue, currency) };
+  const active = await q.activeAt(end - 1, currency);
+  return {
+    value: paying > 0 ? roundMoney(revenue / paying, currency) : 0,
+    active_subscription_count: active.count,
+    paying_subscription_count: paying,
+    total_revenue: roundMoney(revenue, currency),
+  };
 }
 
 /**

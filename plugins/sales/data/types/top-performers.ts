@@ -13,7 +13,7 @@ const RANKED: Record<Exclude<(typeof TOP_FIELDS)[number], 'top-product'>, { dim:
 
 async function topProduct(q: ShopQueries, w: SalesWindow) {
   const c = w.currency;
-  const [top] = await q.products(w.scope, c, 1);
+  const [top] = (await q.products(w.scope, c, 1)).filter((p) => p.revenue > 0);
   const [before] = top ? await q.products(w.previous, c, 1, top.product_id) : [];
   const shape = (p: typeof top) => ({
     product_name: top?.product_name ?? '',
@@ -29,7 +29,7 @@ async function topProduct(q: ShopQueries, w: SalesWindow) {
 
 async function topBy(q: ShopQueries, w: SalesWindow, def: (typeof RANKED)[keyof typeof RANKED]) {
   const c = w.currency;
-  const [top] = await q.revenueBy(def.dim, w.scope, c, 1);
+  const [top] = (await q.revenueBy(def.dim, w.scope, c, 1)).filter((r) => r.revenue > 0);
   const [before] = top ? await q.revenueBy(def.dim, w.previous, c, 1, top.key) : [];
   const current = roundMoney(top?.revenue ?? 0, c);
   const previous = roundMoney(before?.revenue ?? 0, c);
@@ -44,8 +44,9 @@ async function topBy(q: ShopQueries, w: SalesWindow, def: (typeof RANKED)[keyof 
 
 /**
  * §2.2: the product, campaign, country and device with the most revenue in
- * the window. `previous` holds the same product (campaign, ...) in the
- * previous period, so `revenue_change` compares like with like.
+ * the window, net of the refunds made in it (none when nothing earned more
+ * than it gave back). `previous` holds the same product (campaign, ...) in
+ * the previous period, so `revenue_change` compares like with like.
  */
 export async function topPerformers(q: ShopQueries, w: SalesWindow, fields: readonly string[]): Promise<Record<string, unknown>> {
   const wanted = TOP_FIELDS.filter((f) => fields.includes(f));

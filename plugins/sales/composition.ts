@@ -25,7 +25,7 @@ export interface SalesCore {
 export function createSalesCore(ctx: PluginContext): SalesCore {
   const timezone = ctx.config.timezone;
   const activation = new Activation(ctx.options, ctx.clock, timezone);
-  const ingestor = new Ingestor({ db: ctx.db, clock: ctx.clock, timezone, activation, sourcesLoaded: () => ctx.plugins.isLoaded('sources') });
+  const ingestor = new Ingestor({ db: ctx.db, clock: ctx.clock, timezone, activation, campaigns: () => ctx.services.get('campaigns') });
   const integrations = new Integrations(ctx.db, ctx.options, ctx.logger);
   const backfill = new Backfill({
     db: ctx.db,
