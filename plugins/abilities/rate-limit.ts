@@ -1,5 +1,4 @@
-import type { RateLimiterAbstract } from 'rate-limiter-flexible';
-import { createRateLimiter, RateLimiterRes } from '../../core/db/rate-limiter';
+import { RateLimiter } from '../../core/db/rate-limiter';
 import { SvcError, describeError, tooManyRequests } from '../../core/errors';
 import type { PluginContext } from '../../core/plugins/context';
 
@@ -17,34 +16,25 @@ const positive = (value: unknown, fallback: number): number => (Number.isInteger
  * length counts separately.
  */
 export class AbilityRateLimits {
-  private readonly limiters = new Map<string, Promise<RateLimiterAbstract>>();
+  private readonly limiter: RateLimiter;
 
-  constructor(private readonly ctx: Pick<PluginContext, 'db' | 'hooks' | 'logger'>) {}
+  constructor(private readonly ctx: Pick<PluginContext, 'db' | 'hooks' | 'logger' | 'clock'>) {
+    this.limiter = new RateLimiter(ctx.db, ctx.clock);
+  }
 
   /** Takes one run from `userId`'s budget for `ability`: 429 when it is spent, 503 when the counters cannot be reached. */
   async consume(ability: string, userId: number): Promise<void> {
     const max = positive(await this.ctx.hooks.applyFilters('svc_abilities_rate_limit_max', DEFAULT_MAX, ability), DEFAULT_MAX);
     const window = positive(await this.ctx.hooks.applyFilters('svc_abilities_rate_limit_window', DEFAULT_WINDOW, ability), DEFAULT_WINDOW);
+    let count;
     try {
-      await (await this.limiter(ability, max, window)).consume(String(userId), 1);
+      count = await this.limiter.hit({ name: `ability_${ability}_${window}`, max, window }, String(userId));
     } catch (err) {
-      if (err instanceof RateLimiterRes) {
-        const wait = Math.max(1, Math.ceil(err.msBeforeNext / 1000));
-        throw tooManyRequests(`At most ${max} runs of ${ability} per ${window} seconds; try again in ${wait} s.`, 'svc_abilities_rate_limited', wait);
-      }
       this.ctx.logger.error({ err, ability }, `ability rate limit unavailable: ${describeError(err)}`);
       throw new SvcError('svc_abilities_unavailable', 'The abilities cannot run right now; the problem has been logged.', 503);
     }
-  }
-
-  private limiter(ability: string, max: number, window: number): Promise<RateLimiterAbstract> {
-    const key = `${ability}:${max}:${window}`;
-    let limiter = this.limiters.get(key);
-    if (!limiter) {
-      limiter = createRateLimiter(this.ctx.db, { keyPrefix: `ability_${ability}_${window}`, points: max, duration: window });
-      limiter.catch(() => this.limiters.delete(key));
-      this.limiters.set(key, limiter);
+    if (!count.allowed) {
+      throw tooManyRequests(`At most ${max} runs of ${ability} per ${window} seconds; try again in ${count.retryAfter} s.`, 'svc_abilities_rate_limited', count.retryAfter);
     }
-    return limiter;
   }
 }

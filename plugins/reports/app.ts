@@ -9,12 +9,14 @@ import { ReportObjects } from './services/report-objects';
 import { LogStore } from './store/log-store';
 import { QueueStore } from './store/queue-store';
 import { ReportStore } from './store/report-store';
+import { SendStore } from './store/send-store';
 
 /** The reports plugin's parts, wired once from the kernel services. */
 export interface ReportsApp {
   reports: ReportStore;
   logs: LogStore;
   queues: QueueStore;
+  sends: SendStore;
   objects: ReportObjects;
   builder: BlockBuilder;
   renderer: MailRenderer;
@@ -30,12 +32,13 @@ export function createReportsApp(ctx: PluginContext): ReportsApp {
   const reports = new ReportStore(db, clock);
   const logs = new LogStore(db, clock);
   const queues = new QueueStore(db, clock);
+  const sends = new SendStore(db, clock);
   const objects = new ReportObjects(reports, logs);
   const builder = new BlockBuilder({ statistics, hooks, logger, baseUrl: ctx.config.baseUrl });
   const renderer = new MailRenderer({ builder, hooks, logger, baseUrl: ctx.config.baseUrl, story: () => ctx.services.get('story') });
-  const sender = new BatchSender({ reports, logs, queues, renderer, mailer, scheduler, clock, timezone, logger });
+  const sender = new BatchSender({ reports, logs, queues, sends, renderer, mailer, scheduler, clock, timezone, mailHost: new URL(ctx.config.baseUrl).hostname, logger });
   const dispatcher = new Dispatcher({ reports, logs, queues, sender, renderer, clock, timezone, logger });
   const evaluator = new Evaluator({ reports, logs, queues, dispatcher, clock, timezone, logger });
-  const editor = new ReportEditor({ db, reports, logs, queues, objects, builder, hooks, statistics, scheduler, logger });
-  return { reports, logs, queues, objects, builder, renderer, sender, dispatcher, evaluator, editor };
+  const editor = new ReportEditor({ db, reports, logs, queues, sends, objects, builder, hooks, statistics, scheduler, logger });
+  return { reports, logs, queues, sends, objects, builder, renderer, sender, dispatcher, evaluator, editor };
 }

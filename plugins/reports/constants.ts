@@ -49,8 +49,15 @@ export const DEFAULT_ROWS_PER_BLOCK = 5;
 /** Upper bound on `svc_mail_report_limit`, whatever a filter returns. */
 export const MAX_ROWS_PER_BLOCK = 100;
 
-/** A batch still `processing` this long after it was claimed was cut off (its node died); a retry may take it over. */
-export const STALE_BATCH_SECONDS = 3600;
+/**
+ * How long a node holds a batch (and each recipient it is mailing) without
+ * renewing; a batch still `processing` past its lease was cut off (its node
+ * died) and the scheduler's retry takes it over. Shorter than the
+ * scheduler's own lease on the event, so the first retry finds it free.
+ */
+export const BATCH_LEASE_SECONDS = 10 * 60;
+/** How often a node sending a batch renews its lease, in seconds. */
+export const BATCH_RENEW_SECONDS = 60;
 
 export const MAX_RECIPIENTS = 100;
 export const MAX_BLOCKS = 30;

@@ -15,7 +15,7 @@ export function registerJobs(ctx: PluginContext, app: ReportsApp): void {
     await app.sender.send(reportId, queueId, batchId, { chain: true });
   });
   ctx.hooks.addAction('svc_daily', async () => {
-    await purgeOldLogs({ hooks: ctx.hooks, logs: app.logs, queues: app.queues, clock: ctx.clock, logger: ctx.logger });
+    await purgeOldLogs({ hooks: ctx.hooks, logs: app.logs, queues: app.queues, sends: app.sends, clock: ctx.clock, logger: ctx.logger });
   });
   ctx.hooks.addAction('svc_create_report_from_onboarding', async (email) => {
     await app.editor.createFromOnboarding(email);

@@ -1,7 +1,7 @@
 import { definePlugin } from '../../core/plugins/manifest';
 import { ADMIN_SCRIPT, registerAdminPages } from './admin/pages';
 import { createStoryApp } from './app';
-import { registerShareHooks } from './hooks';
+import { registerShareHooks } from './route-meta';
 import { storyMigrations } from './migrations';
 import { createAdminGuard } from './routes/admin-guard';
 import { STORY_SCRIPT, STORY_STYLE, UPGRADE_SCRIPT, createDashboardRouter } from './routes/pages';

@@ -27,14 +27,7 @@ export async function setAbilitiesOption(tk: TestKernel, on: boolean): Promise<v
   if (!result.saved) throw new Error(`could not save the option: ${JSON.stringify(result.errors)}`);
 }
 
-/** Resolves once `check` holds, looking every 100 ms for up to `ms`. */
-export async function eventually(check: () => Promise<boolean>, ms = 5_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error('the condition did not hold in time');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+export { eventually } from '../../../test/helpers/wait';
 
 /** Names of the abilities the REST listing offers to `client`. */
 export async function listed(tk: { url: string; kernel: TestKernel['kernel'] }, client: HttpClient): Promise<string[]> {

@@ -1,4 +1,5 @@
 import type { SvcEmailBlockDefinition, SvcMailReportBlock, SvcQueryData, SvcQueryRow } from '../../../hooks';
+import { dashboardUrl } from '../../../core/admin/dashboard-url';
 import { describeError } from '../../../core/errors';
 import type { Hooks } from '../../../core/hooks/registry';
 import type { SvcLogger } from '../../../core/logger';
@@ -68,7 +69,7 @@ export class BlockBuilder {
         subtitle: [spanLabel(days), filters, rows ? '' : 'the data could not be loaded'].filter(Boolean).join(' · '),
         header: definition.header.map(String),
         rows: (rows ?? []).map((r) => rowCells(r, source.columns)),
-        url: this.url(definition.url, days),
+        url: this.url(definition.url, days, block.filters),
         content: block.content,
         comment_title: block.comment_title,
         comment_text: block.comment_text,
@@ -109,10 +110,9 @@ export class BlockBuilder {
     }
   }
 
-  private url(target: string, span: DaySpan): string {
-    const url = new URL(/^https?:\/\//.test(target) ? target : `${this.deps.baseUrl}${target.startsWith('/') ? '' : '/'}${target}`);
-    url.searchParams.set('date_start', span.start);
-    url.searchParams.set('date_end', span.end);
-    return url.toString();
+  /** The block's dashboard page opened on the block's period and filters ("View details"). */
+  private url(target: string, span: DaySpan, filters: ContentBlock['filters']): string {
+    const view = Object.fromEntries(filters.map((f) => [f.key, String(f.value)]));
+    return dashboardUrl(this.deps.baseUrl, target, { dateStart: span.start, dateEnd: span.end }, { filters: view });
   }
 }

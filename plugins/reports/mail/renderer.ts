@@ -4,6 +4,7 @@ import ejs from 'ejs';
 import type { FilterName, Hooks } from '../../../core/hooks/registry';
 import type { SvcLogger } from '../../../core/logger';
 import { SvcError } from '../../../core/errors';
+import { dashboardUrl } from '../../../core/admin/dashboard-url';
 import { DEFAULT_ROWS_PER_BLOCK, MAX_ROWS_PER_BLOCK } from '../constants';
 import { type DaySpan, resolveDateRange, spanLabel } from '../schedule/date-ranges';
 import type { StoryLinkService } from '../services/story-links';
@@ -97,9 +98,7 @@ export class MailRenderer {
       });
       parts.push(await this.render('svc_email_block_template', 'block.ejs', { title: block.title, subtitle: block.subtitle, table, url: block.url, 'learn-more': 'View details' }));
     }
-    const dashboard = new URL(`${this.deps.baseUrl}/svc-admin/statistics`);
-    dashboard.searchParams.set('date_start', span.start);
-    dashboard.searchParams.set('date_end', span.end);
+    const dashboard = dashboardUrl(this.deps.baseUrl, '/svc-admin/statistics', { dateStart: span.start, dateEnd: span.end });
     return {
       message: `Here is how ${host} did in your ${ADJECTIVE[report.frequency]} report, covering ${period}.`,
       blocks,
@@ -107,7 +106,7 @@ export class MailRenderer {
       readMore: {
         title: 'See the full picture',
         message: 'Your dashboard has every page, referrer and goal, for any period you choose.',
-        url: dashboard.toString(),
+        url: dashboard,
         text: 'Open the dashboard',
       },
     };

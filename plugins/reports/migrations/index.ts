@@ -1,5 +1,6 @@
 import type { Migration } from '../../../core/db/migrator';
 import { reportTables } from './0001-reports';
+import { reportSends } from './0002-report-sends';
 
 /** The reports plugin's schema, in order. */
-export const reportMigrations: readonly Migration[] = [reportTables];
+export const reportMigrations: readonly Migration[] = [reportTables, reportSends];

@@ -60,6 +60,17 @@ export function lastClosedOccurrence(schedule: Schedule, now: number, tz: string
   return null;
 }
 
+/**
+ * Whether the report, as last edited at unix `lastEdit`, owes the occurrence
+ * at unix `occurrence`: every occurrence from the day of the edit on (site
+ * timezone). One from earlier that day is still inside its send window
+ * (§1 rule 2), so a report created or changed after today's send time goes
+ * out for today; one from an earlier day was never expected of it.
+ */
+export function owesOccurrence(lastEdit: number, occurrence: number, tz: string): boolean {
+  return occurrence >= DateTime.fromSeconds(lastEdit, { zone: tz }).startOf('day').toSeconds();
+}
+
 /** `Y-m-d` of `unix` in the site timezone: the queue id of a scheduled send. */
 export function siteDate(unix: number, tz: string): string {
   return DateTime.fromSeconds(unix, { zone: tz }).toFormat('yyyy-MM-dd');

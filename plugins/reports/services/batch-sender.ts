@@ -1,25 +1,31 @@
+import { createHash, randomUUID } from 'node:crypto';
 import type { Clock } from '../../../core/clock';
 import { describeError } from '../../../core/errors';
 import type { SvcLogger } from '../../../core/logger';
 import type { Mailer } from '../../../core/mail/mailer';
 import type { PluginContext } from '../../../core/plugins/context';
-import { BATCH_SIZE, BATCH_SPACING, STALE_BATCH_SECONDS } from '../constants';
+import { BATCH_LEASE_SECONDS, BATCH_SIZE, BATCH_SPACING } from '../constants';
 import type { ComposedMail, MailRenderer } from '../mail/renderer';
 import { siteYesterday } from '../schedule/occurrences';
 import type { LogStore } from '../store/log-store';
 import type { Queue, QueueStore } from '../store/queue-store';
 import type { ReportStore } from '../store/report-store';
+import type { SendStore } from '../store/send-store';
+import { BatchLease } from './batch-lease';
 import { batchCount, batchStatus, queueMessage, resolveQueueStatus } from './status';
 
 export interface BatchSenderDeps {
   reports: ReportStore;
   logs: LogStore;
   queues: QueueStore;
+  sends: SendStore;
   renderer: MailRenderer;
   mailer: Mailer;
   scheduler: PluginContext['scheduler'];
   clock: Clock;
   timezone: string;
+  /** Host part of the reports' fixed Message-IDs. */
+  mailHost: string;
   logger: SvcLogger;
 }
 
@@ -28,20 +34,33 @@ interface Outcome {
   failed: Array<[email: string, reason: string]>;
 }
 
+type Result = [status: 'sent' | 'failed', message: string];
+
 function batchMessage({ sent, failed }: Outcome): string {
   const total = sent.length + failed.length;
   const sentText = sent.length ? `Sent to ${sent.length} of ${total}: ${sent.join(', ')}.` : `Sent to none of ${total}.`;
   return failed.length ? `${sentText} Failed: ${failed.map(([email, reason]) => `${email} (${reason})`).join('; ')}.` : sentText;
 }
 
+/** The same Message-ID every time one occurrence of a report goes to one recipient. */
+function messageId(reportId: number, queueId: string, recipient: string, host: string): string {
+  const who = createHash('sha256').update(recipient.toLowerCase()).digest('hex').slice(0, 20);
+  return `<svc-report-${reportId}.${queueId}.${who}@${host}>`;
+}
+
 /**
- * Handles one batch of a queue (§1 rules 5-7): a repeat is ignored (a batch
- * whose run was cut off an hour ago is taken over), the next batch is
- * scheduled 5 minutes later, each recipient's domain is checked
- * before the mail goes out, and the batch's and the queue's statuses are
- * written to the log.
+ * Handles one batch of a queue (§1 rules 5-7): a repeat is ignored, the
+ * next batch is scheduled 5 minutes later, each recipient's domain is
+ * checked before the mail goes out, and the batch's and the queue's
+ * statuses are written to the log. The node holds the batch on a lease
+ * while it sends and records each recipient's send, so a batch whose node
+ * died is taken over by the scheduler's retry and finished without mailing
+ * anyone twice.
  */
 export class BatchSender {
+  /** This process's name on the batches and recipients it claims. */
+  private readonly node = randomUUID();
+
   constructor(private readonly deps: BatchSenderDeps) {}
 
   /**
@@ -59,14 +78,26 @@ export class BatchSender {
     }
     const total = batchCount(queue.recipients.length, BATCH_SIZE);
     if (batch > total) return;
-    if (!(await logs.claimBatch(reportId, queueId, batch, STALE_BATCH_SECONDS))) {
+    if (!(await logs.claimBatch(reportId, queueId, batch, BATCH_LEASE_SECONDS))) {
       logger.info({ reportId, queueId, batch }, 'batch already handled; the repeat is ignored');
       return;
     }
     if (chain && batch < total) await this.schedule(reportId, queueId, batch + 1, clock.unix() + BATCH_SPACING);
-    const outcome = await this.deliver(reportId, queue, queue.recipients.slice((batch - 1) * BATCH_SIZE, batch * BATCH_SIZE));
+    const recipients = queue.recipients.slice((batch - 1) * BATCH_SIZE, batch * BATCH_SIZE);
+    const lease = new BatchLease({ ...this.deps }, { reportId, queueId, batchId: batch }, this.node);
+    lease.start();
+    try {
+      if (!(await this.deliver(reportId, queue, batch, recipients, lease))) {
+        logger.warn({ reportId, queueId, batch }, 'the lease on a report batch ran out while sending; another node finishes it');
+        return;
+      }
+    } finally {
+      lease.stop();
+    }
+    const outcome = await this.outcome(reportId, queueId, batch, recipients);
+    if (!outcome) return;
     await logs.updateBatch(reportId, queueId, batch, batchStatus(outcome.sent.length, outcome.failed.length), batchMessage(outcome));
-    const totals = await queues.count(reportId, queueId, outcome.sent.length, outcome.failed.length);
+    const totals = await queues.recount(reportId, queueId);
     await this.resolve(reportId, queueId, total, totals ?? queue);
   }
 
@@ -78,31 +109,53 @@ export class BatchSender {
     return scheduler.scheduleSingle(at, 'svc_send_email_batch', [reportId, queueId, batchId]);
   }
 
-  private async deliver(reportId: number, queue: Queue, recipients: string[]): Promise<Outcome> {
-    const { reports, renderer, mailer, timezone } = this.deps;
-    const failAll = (reason: string): Outcome => ({ sent: [], failed: recipients.map((r) => [r, reason]) });
+  /**
+   * Mails each recipient no run has handled yet, claiming it first and
+   * recording the result; false when the lease ran out on the way.
+   */
+  private async deliver(reportId: number, queue: Queue, batch: number, recipients: string[], lease: BatchLease): Promise<boolean> {
+    const { reports, renderer, sends, timezone, mailHost, logger } = this.deps;
     const report = await reports.find(reportId);
-    if (!report) return failAll('the report no longer exists');
-    let mail: ComposedMail;
-    try {
-      mail = await renderer.compose(report, siteYesterday(queue.created, timezone));
-    } catch (err) {
-      this.deps.logger.error({ reportId, queueId: queue.queueId, err }, 'report mail could not be rendered');
-      return failAll(`the mail could not be rendered: ${describeError(err)}`);
+    let mail: ComposedMail | null = null;
+    let failure = report ? null : 'the report no longer exists';
+    if (report) {
+      try {
+        mail = await renderer.compose(report, siteYesterday(queue.created, timezone));
+      } catch (err) {
+        logger.error({ reportId, queueId: queue.queueId, err }, 'report mail could not be rendered');
+        failure = `the mail could not be rendered: ${describeError(err)}`;
+      }
     }
+    for (const recipient of recipients) {
+      if (!lease.held) return false;
+      const key = { reportId, queueId: queue.queueId, recipient };
+      if (!(await sends.claim(key, batch, this.node, lease.end))) continue;
+      const [status, message] = mail ? await this.mailOne(recipient, mail, messageId(reportId, queue.queueId, recipient, mailHost)) : (['failed', failure!] as Result);
+      await sends.finish(key, this.node, status, message);
+    }
+    return true;
+  }
+
+  private async mailOne(email: string, mail: ComposedMail, id: string): Promise<Result> {
+    const { mailer } = this.deps;
+    if (!(await mailer.shouldSendTo(email))) return ['failed', 'its domain has no MX, A or AAAA record; skipped'];
+    try {
+      const result = await mailer.send({ to: email, subject: mail.subject, html: mail.html, text: mail.text, messageId: id });
+      return result.rejected.length ? ['failed', 'rejected by the mail server'] : ['sent', ''];
+    } catch (err) {
+      return ['failed', describeError(err)];
+    }
+  }
+
+  /** The batch's outcome in recipient order; null while a recipient is still being sent by another node, which then writes it. */
+  private async outcome(reportId: number, queueId: string, batch: number, recipients: string[]): Promise<Outcome | null> {
+    const recorded = new Map((await this.deps.sends.batch(reportId, queueId, batch)).map((s) => [s.recipient.toLowerCase(), s]));
     const outcome: Outcome = { sent: [], failed: [] };
     for (const email of recipients) {
-      if (!(await mailer.shouldSendTo(email))) {
-        outcome.failed.push([email, 'its domain has no MX, A or AAAA record; skipped']);
-        continue;
-      }
-      try {
-        const result = await mailer.send({ to: email, subject: mail.subject, html: mail.html, text: mail.text });
-        if (result.rejected.length) outcome.failed.push([email, 'rejected by the mail server']);
-        else outcome.sent.push(email);
-      } catch (err) {
-        outcome.failed.push([email, describeError(err)]);
-      }
+      const send = recorded.get(email.toLowerCase());
+      if (!send || send.status === 'sending') return null;
+      if (send.status === 'sent') outcome.sent.push(email);
+      else outcome.failed.push([email, send.message]);
     }
     return outcome;
   }

@@ -8,6 +8,7 @@ import { DEFAULT_BLOCKS, DEFAULT_FORMATS } from '../constants';
 import type { BlockBuilder } from '../mail/block-builder';
 import type { LogStore } from '../store/log-store';
 import type { QueueStore } from '../store/queue-store';
+import type { SendStore } from '../store/send-store';
 import type { ReportStore } from '../store/report-store';
 import type { BlockFilter, Report, ReportInput, ReportObject } from '../types';
 import { invalid } from './field-error';
@@ -25,6 +26,7 @@ export interface EditorDeps {
   reports: ReportStore;
   logs: LogStore;
   queues: QueueStore;
+  sends: SendStore;
   objects: ReportObjects;
   builder: BlockBuilder;
   hooks: Hooks;
@@ -67,11 +69,12 @@ export class ReportEditor {
 
   /** Deletes the report with its log, queues and pending batches. */
   async remove(id: number): Promise<void> {
-    const { db, reports, logs, queues, scheduler } = this.deps;
+    const { db, reports, logs, queues, sends, scheduler } = this.deps;
     const deleted = await db.transaction(async (t) => {
       if (!(await reports.delete(id, t))) return false;
       await logs.deleteForReport(id, t);
       await queues.deleteForReport(id, t);
+      await sends.deleteForReport(id, t);
       return true;
     });
     if (!deleted) throw reportNotFound(id);

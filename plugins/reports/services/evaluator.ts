@@ -2,7 +2,7 @@ import { DateTime } from 'luxon';
 import type { Clock } from '../../../core/clock';
 import type { SvcLogger } from '../../../core/logger';
 import { GRACE_WINDOW } from '../constants';
-import { lastClosedOccurrence, openOccurrence, siteDate } from '../schedule/occurrences';
+import { lastClosedOccurrence, openOccurrence, owesOccurrence, siteDate } from '../schedule/occurrences';
 import type { LogStore } from '../store/log-store';
 import type { QueueStore } from '../store/queue-store';
 import type { ReportStore } from '../store/report-store';
@@ -25,8 +25,9 @@ export class Evaluator {
 
   /**
    * Dispatches every report whose send window is open and records missed
-   * runs; answers how many were dispatched. Only occurrences at or after the
-   * report's last edit count.
+   * runs; answers how many were dispatched. Only occurrences from the day of
+   * the report's last edit on count (`owesOccurrence`); the queue of the day
+   * and the guard keep an edit from sending one twice.
    */
   async run(): Promise<number> {
     const { reports, clock, logger } = this.deps;
@@ -36,8 +37,7 @@ export class Evaluator {
     for (const report of await reports.active()) {
       try {
         const occurrence = openOccurrence(report, now, this.deps.timezone);
-        // An occurrence from before the report's last edit was not expected to go out (a new report does not send yesterday's).
-        if (occurrence !== null && occurrence >= report.lastEdit && (await this.deps.dispatcher.dispatchScheduled(report, occurrence))) dispatched++;
+        if (occurrence !== null && owesOccurrence(report.lastEdit, occurrence, this.deps.timezone) && (await this.deps.dispatcher.dispatchScheduled(report, occurrence))) dispatched++;
         await this.recordMiss(report, now);
       } catch (err) {
         logger.error({ reportId: report.id, err }, 'report evaluation failed');
@@ -48,13 +48,13 @@ export class Evaluator {
 
   /**
    * Logs `cron_miss` for the latest occurrence whose send window closed
-   * without a queue, when the report was already set up like this before it
-   * (an edit afterwards means it was not expected to go out).
+   * without a queue, when the report owed it (an edit on a later day means
+   * it was not expected to go out).
    */
   private async recordMiss(report: Report, now: number): Promise<void> {
     const { logs, queues, timezone } = this.deps;
     const occurrence = lastClosedOccurrence(report, now, timezone);
-    if (occurrence === null || report.lastEdit > occurrence) return;
+    if (occurrence === null || !owesOccurrence(report.lastEdit, occurrence, timezone)) return;
     const queueId = siteDate(occurrence, timezone);
     if (await logs.has(report.id, queueId, null)) return;
     if (!(await queues.create(report.id, queueId, []))) return;

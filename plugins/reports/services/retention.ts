@@ -4,6 +4,7 @@ import type { SvcLogger } from '../../../core/logger';
 import { DEFAULT_LOG_RETENTION_DAYS, QUEUE_RETENTION_DAYS } from '../constants';
 import type { LogStore } from '../store/log-store';
 import type { QueueStore } from '../store/queue-store';
+import type { SendStore } from '../store/send-store';
 
 const DAY = 86_400;
 
@@ -13,12 +14,14 @@ export async function retentionDays(hooks: Hooks): Promise<number> {
   return Number.isInteger(days) && days >= 1 ? days : DEFAULT_LOG_RETENTION_DAYS;
 }
 
-/** Purges delivery log entries past the retention threshold (§1 rule 11) and stale queue snapshots and guards. */
-export async function purgeOldLogs(deps: { hooks: Hooks; logs: LogStore; queues: QueueStore; clock: Clock; logger: SvcLogger }): Promise<number> {
+/** Purges delivery log entries past the retention threshold (§1 rule 11) and stale queue snapshots, recipient sends and guards. */
+export async function purgeOldLogs(deps: { hooks: Hooks; logs: LogStore; queues: QueueStore; sends: SendStore; clock: Clock; logger: SvcLogger }): Promise<number> {
   const days = await retentionDays(deps.hooks);
   const now = deps.clock.unix();
   const purged = await deps.logs.purge(now - days * DAY);
-  await deps.queues.purge(now - Math.max(days, QUEUE_RETENTION_DAYS) * DAY);
+  const snapshots = now - Math.max(days, QUEUE_RETENTION_DAYS) * DAY;
+  await deps.queues.purge(snapshots);
+  await deps.sends.purge(snapshots);
   if (purged) deps.logger.info({ purged, days }, 'old report delivery logs purged');
   return purged;
 }

@@ -54,18 +54,29 @@ export class LogStore {
   }
 
   /**
-   * Writes the batch's `processing` entry; false when the batch already has
-   * one (a repeat), unless that entry was left `processing` by a run cut off
-   * more than `staleAfter` seconds ago, which this call then takes over.
+   * Writes the batch's `processing` entry, which holds the batch for `lease`
+   * seconds from its time; false when the batch already has one (a repeat),
+   * unless that entry is still `processing` and its lease ran out (the node
+   * sending it died), in which case this call takes the batch over.
    */
-  async claimBatch(reportId: number, queueId: string, batchId: number, staleAfter: number): Promise<boolean> {
+  async claimBatch(reportId: number, queueId: string, batchId: number, lease: number): Promise<boolean> {
     if (await insertIfAbsent(this.db, this.db.table('report_logs'), this.row(reportId, queueId, batchId, 'processing', 'Sending this batch.'))) return true;
     const now = this.clock.unix();
     const taken = await this.db.execute(
       `UPDATE ${this.t} SET time = ?, message = ? WHERE report_id = ? AND queue_id = ? AND batch_id = ? AND status = 'processing' AND time < ?`,
-      [now, 'Sending this batch again after an interrupted run.', reportId, queueId, batchId, now - staleAfter],
+      [now, 'Sending the rest of this batch after an interrupted run.', reportId, queueId, batchId, now - lease],
     );
     return taken === 1;
+  }
+
+  /** Moves a `processing` batch entry's time to unix `time`, which renews its lease. */
+  async renewBatch(reportId: number, queueId: string, batchId: number, time: number): Promise<void> {
+    await this.db.execute(`UPDATE ${this.t} SET time = ? WHERE report_id = ? AND queue_id = ? AND batch_id = ? AND status = 'processing'`, [
+      time,
+      reportId,
+      queueId,
+      batchId,
+    ]);
   }
 
   async updateBatch(reportId: number, queueId: string, batchId: number, status: DeliveryStatus, message: string): Promise<void> {

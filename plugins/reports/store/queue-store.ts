@@ -69,11 +69,15 @@ export class QueueStore {
     return rows.map(toQueue);
   }
 
-  /** Adds a batch's outcome to the queue's counts and answers the new totals. */
-  async count(reportId: number, queueId: string, sent: number, failed: number): Promise<Queue | null> {
-    await this.db.execute(`UPDATE ${this.t} SET sent = sent + ?, failed = failed + ? WHERE report_id = ? AND queue_id = ?`, [
-      sent,
-      failed,
+  /** Sets the queue's counts from its recipients' recorded sends and answers the new totals. */
+  async recount(reportId: number, queueId: string): Promise<Queue | null> {
+    const sends = this.db.quote(this.db.table('report_sends'));
+    const count = (status: 'sent' | 'failed') => `(SELECT COUNT(*) FROM ${sends} s WHERE s.report_id = ? AND s.queue_id = ? AND s.status = '${status}')`;
+    await this.db.execute(`UPDATE ${this.t} SET sent = ${count('sent')}, failed = ${count('failed')} WHERE report_id = ? AND queue_id = ?`, [
+      reportId,
+      queueId,
+      reportId,
+      queueId,
       reportId,
       queueId,
     ]);

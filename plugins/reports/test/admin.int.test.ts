@@ -52,7 +52,7 @@ describe('reports admin pages', () => {
     expect(res.text).toContain('Nothing was saved: fix the problem marked below.');
     expect(fieldError(res.text, 'sendTime')).toBe('Enter a time such as 09:00 (from 00:00 to 23:59).');
     expect(res.text).toContain('value="Bad &lt;time&gt;"');
-    expect((await k.admin.get(`${k.tk.api}/reports`)).body.data.reports).toEqual([]);
+    expect((await k.get('/reports')).body.data.reports).toEqual([]);
     const noBlocks = await admin.post('/svc-admin/reports/new', form({ blocks: ['weather'] }));
     expect(noBlocks.status).toBe(400);
     expect(fieldError(noBlocks.text, 'blocks')).toBe('Choose the blocks from the list.');
@@ -73,14 +73,14 @@ describe('reports admin pages', () => {
     const reversed = await admin.post('/svc-admin/reports/new', form({ reportDateRange: 'custom', customStart: '2026-02-10', customEnd: '2026-02-01', recipients: '', scheduled: '1' }));
     expect(fieldError(reversed.text, 'reportDateRange')).toBe('The first day of the custom period must not be after the last one.');
     expect(fieldError(reversed.text, 'recipients')).toBe('Add at least one recipient, or untick “Send automatically on schedule”.');
-    expect((await k.admin.get(`${k.tk.api}/reports`)).body.data.reports).toEqual([]);
+    expect((await k.get('/reports')).body.data.reports).toEqual([]);
   });
 
   it('creates a report from the form through the same validation', async () => {
     const res = await admin.post('/svc-admin/reports/new', form({ frequency: 'monthly', weekOfMonth: '-1', dayOfWeek: 'friday' }));
     expect(res.status).toBe(302);
     expect(res.headers.get('location')).toBe('/svc-admin/reports?done=created');
-    const [report] = (await k.admin.get(`${k.tk.api}/reports`)).body.data.reports;
+    const [report] = (await k.get('/reports')).body.data.reports;
     expect(report).toMatchObject({ name: 'Form report', frequency: 'monthly', weekOfMonth: -1, dayOfWeek: 'friday', recipients: ['one@example.com', 'two@example.com'] });
     expect(report.content.map((b: { id: string }) => b.id)).toEqual(['compare', 'pages']);
     const list = await admin.get('/svc-admin/reports?done=created');

@@ -50,6 +50,23 @@ describe('report mail rendering', () => {
     return res.body.data.html as string;
   };
 
+  it('links "View details" and "Open the dashboard" to the dashboard on the period (and filters) the mail shows', async () => {
+    const id = await createReport(k, {
+      content: [
+        { id: 'pages', filters: [{ key: 'device', value: 'mobile' }] },
+        { id: 'referrers', date_range_enabled: true, date_range: 'last_month' },
+      ],
+    });
+    const html = await preview(id);
+    const links = [...html.matchAll(/<a href="([^"]+)"[^>]*>\s*(View details|Open the dashboard)/g)].map((m) => new URL(m[1]!.replaceAll('&amp;', '&')));
+    const view = (u: URL) => [u.pathname, u.searchParams.get('range'), u.searchParams.get('date_start'), u.searchParams.get('date_end'), u.searchParams.get('filters')];
+    expect(links.map(view)).toEqual([
+      ['/svc-admin/statistics', 'custom', '2026-02-23', '2026-03-01', '{"device":"mobile"}'],
+      ['/svc-admin/statistics', 'custom', '2026-02-01', '2026-02-28', null],
+      ['/svc-admin/statistics', 'custom', '2026-02-23', '2026-03-01', null],
+    ]);
+  });
+
   it('renders a classic mail with escaped tracked values, the compare summary and at most 5 rows per block', async () => {
     const id = await createReport(k, {
       name: '<b>Weekly</b> & "friends"',

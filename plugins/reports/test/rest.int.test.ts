@@ -40,6 +40,25 @@ describe('reports REST API', () => {
       expect((await k.tk.client().get(`${k.tk.api}/reports`)).status).toBe(401);
     });
 
+    it('asks an application-password caller for the svc_nonce too, after the capability', async () => {
+      const ed = (await k.tk.kernel.users.findByLogin('ed'))!;
+      const editor = k.tk.client().withBasic('ed', (await k.tk.kernel.appPasswords.create(ed, 'editor tests')).password);
+      for (const path of ['/reports', '/report/logs']) {
+        const bare = await k.admin.get(`${k.tk.api}${path}`);
+        expect(bare.status).toBe(403);
+        expect(bare.body).toEqual({ success: false, code: 'svc_invalid_nonce', message: expect.any(String) });
+        expect((await k.admin.get(`${k.tk.api}${path}`, { query: { svc_nonce: 'f'.repeat(20) } })).body.code).toBe('svc_invalid_nonce');
+        const nonce = await k.tk.nonce(k.admin);
+        const withQuery = await k.admin.get(`${k.tk.api}${path}`, { query: { svc_nonce: nonce } });
+        expect(withQuery.status).toBe(200);
+        expect(withQuery.body.request_success).toBe(true);
+        expect((await k.admin.get(`${k.tk.api}${path}`, { headers: { 'x-svc-nonce': nonce } })).status).toBe(200);
+        const refused = await editor.get(`${k.tk.api}${path}`, { query: { svc_nonce: await k.tk.nonce(editor) } });
+        expect(refused.body).toEqual({ success: false, code: 'svc_forbidden', message: expect.any(String) });
+        expect((await editor.get(`${k.tk.api}${path}`)).body.code).toBe('svc_forbidden');
+      }
+    });
+
     it('needs manage_options for the report actions', async () => {
       const editor = await k.tk.signedIn('ed', 'editor-password');
       const res = await editor.post(`${k.tk.api}/do_action/report/create`, { json: { report: { name: 'x' } }, headers: { 'x-svc-nonce': await k.tk.nonce(editor) } });
@@ -100,7 +119,7 @@ describe('reports REST API', () => {
       const res = await k.action('update', { report: { id: a, name: 'A renamed', frequency: 'weekly', dayOfWeek: 'tuesday' } });
       expect(res.status).toBe(200);
       expect(res.body.data.report).toMatchObject({ id: a, name: 'A renamed', frequency: 'weekly', dayOfWeek: 'tuesday', sendTime: '09:00', recipients: ['owner@example.com'] });
-      const list = await k.admin.get(`${k.tk.api}/reports`);
+      const list = await k.get('/reports');
       expect(list.body.data.reports.slice(0, 2).map((r: { id: number }) => r.id)).toEqual([a, b]);
     });
 
@@ -305,7 +324,7 @@ describe('reports REST API', () => {
     it('creates the weekly summary for one address with svc_create_report_from_onboarding', async () => {
       k.clock.set('2026-03-03T10:00:00Z');
       await k.tk.kernel.hooks.doAction('svc_create_report_from_onboarding', 'Owner@Example.com');
-      const list = (await k.admin.get(`${k.tk.api}/reports`)).body.data.reports;
+      const list = (await k.get('/reports')).body.data.reports;
       expect(list[0]).toMatchObject({
         name: 'Weekly Summary',
         format: 'classic',

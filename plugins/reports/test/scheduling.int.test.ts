@@ -8,8 +8,8 @@ describe('scheduling in the site timezone (Pacific/Auckland, UTC+13)', () => {
   let k: ReportsTestKernel;
   const ids: Record<string, number> = {};
   beforeAll(async () => {
-    // Friday 2026-02-20 13:00 in Auckland.
-    k = await startReportsKernel({ timezone: 'Pacific/Auckland', now: '2026-02-20T00:00:00Z' });
+    // Saturday 2026-02-21 00:00 in Auckland: Friday's 09:00 window is still open, but that day came before the reports.
+    k = await startReportsKernel({ timezone: 'Pacific/Auckland', now: '2026-02-20T11:00:00Z' });
     ids.daily = await createReport(k, { name: 'Daily', frequency: 'daily', sendTime: '09:00' });
     ids.weekly = await createReport(k, { name: 'Weekly', frequency: 'weekly', dayOfWeek: 'monday', sendTime: '09:00' });
     ids.lastSunday = await createReport(k, { name: 'Last Sunday', frequency: 'monthly', dayOfWeek: 'sunday', weekOfMonth: -1, sendTime: '09:00' });
@@ -19,8 +19,8 @@ describe('scheduling in the site timezone (Pacific/Auckland, UTC+13)', () => {
   });
   afterAll(() => k.close());
 
-  it('sends nothing for an occurrence from before the report existed', async () => {
-    await evaluateAt(k, '2026-02-20T00:00:00Z');
+  it('sends nothing for an occurrence from a day before the report existed', async () => {
+    await evaluateAt(k, '2026-02-20T11:00:00Z');
     for (const id of Object.values(ids)) expect(await queuesOf(k, id)).toEqual([]);
   });
 
@@ -93,6 +93,57 @@ describe('scheduling in the site timezone (Pacific/Auckland, UTC+13)', () => {
     expect((await reportObject(k, ids.firstMonday!)).lastSendStatus).toBe('processing');
     const fresh = await createReport(k, { name: 'Fresh' });
     expect((await reportObject(k, fresh)).lastSendStatus).toBe('scheduled');
+  });
+});
+
+describe('the 24-hour send window (§1 rule 2)', () => {
+  let k: ReportsTestKernel;
+  beforeAll(async () => {
+    k = await startReportsKernel({ now: '2026-03-02T08:00:00Z' }); // Monday, UTC
+  });
+  afterAll(() => k.close());
+
+  it("sends today's occurrence to a report created after today's send time", async () => {
+    k.clock.set('2026-03-02T10:30:00Z');
+    const daily = await createReport(k, { name: 'Late daily', frequency: 'daily', sendTime: '09:00' });
+    const weekly = await createReport(k, { name: 'Late weekly', frequency: 'weekly', dayOfWeek: 'monday', sendTime: '09:00' });
+    await evaluateAt(k, '2026-03-02T11:00:00Z');
+    expect(await queuesOf(k, daily)).toEqual(['2026-03-02: processing']);
+    expect(await queuesOf(k, weekly)).toEqual(['2026-03-02: processing']);
+    k.clock.set('2026-03-02T12:00:00Z');
+    expect((await k.action('update', { report: { id: daily, name: 'Late daily, renamed', recipients: ['owner@example.com', 'second@example.com'] } })).status).toBe(200);
+    await evaluateAt(k, '2026-03-02T13:00:00Z');
+    await evaluateAt(k, '2026-03-03T08:00:00Z');
+    expect(await queuesOf(k, daily)).toEqual(['2026-03-02: processing']);
+    expect((await k.tk.kernel.scheduler.pending('svc_send_email_batch')).filter((e) => e.args[0] === daily)).toHaveLength(1);
+  });
+
+  it('sends a report switched on after its send time for that day, once', async () => {
+    k.clock.set('2026-03-03T07:00:00Z');
+    const id = await createReport(k, { name: 'Switched on late', frequency: 'daily', sendTime: '09:00', enabled: false });
+    await evaluateAt(k, '2026-03-03T09:00:00Z');
+    expect(await queuesOf(k, id)).toEqual([]);
+    k.clock.set('2026-03-03T15:20:00Z');
+    expect((await k.action('update', { report: { id, enabled: true } })).status).toBe(200);
+    await evaluateAt(k, '2026-03-03T16:00:00Z');
+    await evaluateAt(k, '2026-03-03T17:00:00Z');
+    expect(await queuesOf(k, id)).toEqual(['2026-03-03: processing']);
+  });
+
+  it("does not send the day before's occurrence to a report created before today's send time", async () => {
+    k.clock.set('2026-03-04T08:10:00Z');
+    const id = await createReport(k, { name: 'Early', frequency: 'daily', sendTime: '09:00' });
+    await evaluateAt(k, '2026-03-04T08:10:00Z'); // 3 March 09:00 is still inside its window, but the report did not exist that day
+    expect(await queuesOf(k, id)).toEqual([]);
+    await evaluateAt(k, '2026-03-04T09:00:00Z');
+    expect(await queuesOf(k, id)).toEqual(['2026-03-04: processing']);
+  });
+
+  it('logs cron_miss when nothing ran in the window of an occurrence the report owed', async () => {
+    k.clock.set('2026-03-05T10:00:00Z');
+    const id = await createReport(k, { name: 'Missed', frequency: 'daily', sendTime: '09:00' });
+    await evaluateAt(k, '2026-03-06T10:00:00Z');
+    expect(await queuesOf(k, id)).toEqual(['2026-03-05: cron_miss', '2026-03-06: processing']);
   });
 });
 

@@ -33,7 +33,9 @@ export async function sharePage(res: Response, status: number, view: string, loc
 /**
  * `{base_url}/svc-dashboard/…` (§4.3): the legacy upgrader page, the story of
  * a report link, and the shared dashboard tabs, which are the admin pages
- * themselves served in place to the viewer session.
+ * themselves served in place to the viewer session. A person already signed
+ * in is not turned into the viewer: the page runs with their session and
+ * rights, or answers 403 where those do not reach.
  */
 export function createDashboardRouter(ctx: PluginContext, app: StoryApp): Router {
   const router = Router();
@@ -41,9 +43,15 @@ export function createDashboardRouter(ctx: PluginContext, app: StoryApp): Router
   const message = async (res: Response, status: number, text: { title: string; message: string }, script?: string) =>
     sharePage(res, status, 'message.ejs', { ...text, style: await ctx.assets.versionedUrl(STORY_STYLE), script });
 
-  /** Signs the browser in as the viewer for `link`, unless it already is, for this link, within 24 hours. */
+  /** A signed-in person other than a viewer: they keep their own session and see the link with their own rights. */
+  const person = (req: Request) => {
+    const principal = req.principal ?? ANONYMOUS;
+    return principal.user !== null && !isViewer(principal) ? principal : null;
+  };
+
+  /** Signs the browser in as the viewer for `link`, unless it already is, for this link, within 24 hours, or a person is signed in. */
   const enter = async (req: Request, link: ShareLink) => {
-    if (!app.sessions.belongsTo(req, link.token)) await app.sessions.signIn(req, link);
+    if (!person(req) && !app.sessions.belongsTo(req, link.token)) await app.sessions.signIn(req, link);
   };
 
   // The legacy form `/svc-dashboard/?svc_share_token=…#/{tab}`: only the browser sees the hash.
@@ -69,8 +77,13 @@ export function createDashboardRouter(ctx: PluginContext, app: StoryApp): Router
       if (!reports || !report || Array.isArray(report)) {
         return message(res, 404, { title: 'This story is not available', message: 'The link does not open a report, or the report was switched off or removed.' });
       }
+      const signedIn = person(req);
+      if (signedIn && !(await ctx.auth.users.can(signedIn.user, 'view_svc_statistics'))) {
+        return message(res, 403, { title: 'Not for your account', message: 'You are signed in with an account that may not see statistics. Sign out to open this link as a visitor.' });
+      }
       await enter(req, link);
       return sharePage(res, 200, 'story.ejs', {
+        restNonce: signedIn ? ctx.auth.nonces.create(signedIn, 'svc_nonce') : '',
         ...storyView(report, reports),
         host: new URL(ctx.config.baseUrl).host,
         token: link.token,

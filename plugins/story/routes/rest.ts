@@ -2,7 +2,7 @@ import { badRequest } from '../../../core/errors';
 import { ok } from '../../../core/http/envelope';
 import type { PluginContext } from '../../../core/plugins/context';
 import type { StoryApp } from '../app';
-import { SHARE_SAFE } from '../hooks';
+import { SHARE_SAFE } from '../route-meta';
 import { type ShareInputDeps, parseShareInput } from '../services/share-input';
 import { isTokenFormat } from '../shared/constants';
 

@@ -2,7 +2,7 @@ import type { SvcLinkPermissions } from '../../../hooks';
 import { hashPassword } from '../../../core/auth/passwords';
 import { Priority } from '../../../core/hooks/registry';
 import { createTestKernel } from '../../../test/helpers/test-kernel';
-import { type Json, type StoryKernel, dataAttribute, startStoryKernel } from './support';
+import { type Json, type StoryKernel, dataAttribute, follow, startStoryKernel } from './support';
 
 const SESSION_COOKIE = 'svc_session';
 
@@ -131,13 +131,55 @@ describe('viewer sessions', () => {
     expect((await k.viewerGet(client, b.token, '/data/channels')).status).toBe(200);
   });
 
-  it('signs a signed-in administrator out when they open a share link in the same browser', async () => {
-    const { url, token } = await k.share();
-    const admin = await k.tk.signedIn();
-    const nonce = await k.tk.nonce(admin);
-    expect((await admin.get(url)).status).toBe(200);
-    const res = await admin.post(`${k.tk.api}/do_action/list_share_links`, { json: {}, headers: { 'x-svc-nonce': nonce, 'x-svc-share-token': token } });
-    expect(res.status).toBe(403);
+  describe('a signed-in person who opens a share link', () => {
+    it('keeps their own session and sees the shared tab with their own rights', async () => {
+      const { url, token } = await k.share({ shared_tabs: ['statistics'] });
+      const admin = await k.tk.signedIn();
+      const nonce = await k.tk.nonce(admin);
+      const session = admin.cookie(SESSION_COOKIE);
+      const page = await follow(admin, url);
+      expect(page.status).toBe(200);
+      expect(page.text).toContain('id="svc-stats"');
+      expect(dataAttribute(page.text, 'share-token')).toBe(token);
+      const pageNonce = dataAttribute(page.text, 'rest-nonce')!;
+      expect(pageNonce).not.toBe('');
+      expect(admin.cookie(SESSION_COOKIE)).toBe(session);
+      // The page's own calls and the rest of the admin area work as before.
+      expect((await admin.get(`${k.tk.api}/data/compare`, { headers: { 'x-svc-nonce': pageNonce, 'x-svc-share-token': token } })).status).toBe(200);
+      const links = await admin.post(`${k.tk.api}/do_action/list_share_links`, { json: {}, headers: { 'x-svc-nonce': nonce, 'x-svc-share-token': token } });
+      expect(links.status).toBe(200);
+      expect((await admin.get('/svc-admin/settings')).status).toBe(200);
+    });
+
+    it('keeps their session on a story link, whose page calls the API with their nonce', async () => {
+      const story = await k.share({ report_id: await k.report({ name: 'Story for the admin' }) });
+      const admin = await k.tk.signedIn();
+      const session = admin.cookie(SESSION_COOKIE);
+      const page = await follow(admin, story.url);
+      expect(page.status).toBe(200);
+      expect(page.text).toContain('Story for the admin');
+      const pageNonce = dataAttribute(page.text, 'rest-nonce')!;
+      expect(pageNonce).not.toBe('');
+      expect(admin.cookie(SESSION_COOKIE)).toBe(session);
+      expect((await admin.get(`${k.tk.api}/data/datatable/pages`, { headers: { 'x-svc-nonce': pageNonce, 'x-svc-share-token': story.token } })).status).toBe(200);
+      expect((await admin.get('/svc-admin/settings')).status).toBe(200);
+    });
+
+    it('shows a 403 page when their rights do not reach the shared page, and keeps their session', async () => {
+      k.tk.kernel.hooks.addFilter('svc_user_can', (can, user, capability) => (user.login === 'limited' && capability === 'view_svc_statistics' ? false : can), {}, 'story-test');
+      await k.tk.kernel.users.create({ login: 'limited', role: 'editor', password: 'limited-password' });
+      const person = await k.tk.signedIn('limited', 'limited-password');
+      const session = person.cookie(SESSION_COOKIE);
+      const dashboard = await k.share({ shared_tabs: ['statistics'] });
+      const story = await k.share({ report_id: await k.report({ name: 'Out of reach' }) });
+      for (const url of [dashboard.url, story.url]) {
+        const page = await follow(person, url);
+        expect([url, page.status]).toEqual([url, 403]);
+        expect(page.text).not.toContain('Out of reach');
+        expect(person.cookie(SESSION_COOKIE)).toBe(session);
+      }
+      expect((await person.get('/svc-admin/account')).status).toBe(200);
+    });
   });
 
   describe('ending sessions', () => {

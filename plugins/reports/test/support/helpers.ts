@@ -25,7 +25,7 @@ export async function runDueAt(k: ReportsTestKernel, iso: string): Promise<numbe
 
 /** The aggregated delivery log over REST. */
 export async function logs(k: ReportsTestKernel): Promise<QueueLog[]> {
-  const res = await k.admin.get(`${k.tk.api}/report/logs`);
+  const res = await k.get('/report/logs');
   if (res.status !== 200) throw new Error(`logs failed: ${res.status} ${res.text}`);
   return (res.body as { data: { logs: QueueLog[] } }).data.logs;
 }
@@ -40,7 +40,7 @@ export async function queuesOf(k: ReportsTestKernel, reportId: number): Promise<
 
 /** The report object of `id` from `GET reports`, undefined when it is not listed. */
 export async function reportObject(k: ReportsTestKernel, id: number): Promise<Json> {
-  const res = await k.admin.get<{ data: { reports: Array<{ id: number }> } }>(`${k.tk.api}/reports`);
+  const res = await k.get<{ data: { reports: Array<{ id: number }> } }>('/reports');
   return res.body.data.reports.find((r) => r.id === id);
 }
 

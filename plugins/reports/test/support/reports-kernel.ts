@@ -13,6 +13,8 @@ export interface ReportsTestKernel {
   dns: TestDnsServer;
   /** The administrator over HTTP Basic with an application password (no nonce, not bound to the clock). */
   admin: HttpClient;
+  /** GET `{api_base}{path}` as the administrator over HTTP Basic, with the `svc_nonce` every caller of the report lists sends. */
+  get<T = Json>(path: string): Promise<HttpResponse<T>>;
   /** POST `do_action/report/{action}` as the administrator. */
   action(action: string, body: unknown): Promise<HttpResponse<Json>>;
   close(): Promise<void>;
@@ -35,7 +37,7 @@ export async function startReportsKernel(options: {
   const smtp = options.smtp ?? (await startSmtpServer());
   const dns = options.dns ?? (await startDnsServer(ZONES));
   const clock = new ManualClock(options.now ?? '2026-03-02T08:00:00Z');
-  const tk = await createTestKernel({
+  const booting = createTestKernel({
     plugins: ['tracking', 'reports', ...(options.plugins ?? [])],
     inline: options.inline,
     clock,
@@ -47,6 +49,11 @@ export async function startReportsKernel(options: {
       SVC_DNS_SERVERS: dns.server,
       SVC_ADMIN_EMAIL: 'admin@example.com',
     },
+  });
+  const tk = await booting.catch(async (err: unknown) => {
+    if (!options.smtp) await smtp.close();
+    if (!options.dns) await dns.close();
+    throw err;
   });
   for (const name of ['tracking', 'reports', ...(options.plugins ?? [])]) {
     if (!tk.kernel.isLoaded(name)) {
@@ -63,6 +70,7 @@ export async function startReportsKernel(options: {
     smtp,
     dns,
     admin,
+    get: async (path) => admin.get(`${tk.api}${path}`, { query: { svc_nonce: await tk.nonce(admin) } }),
     action: (action, body) => admin.post(`${tk.api}/do_action/report/${action}`, { json: body }),
     async close() {
       await tk.close();
