@@ -1,46 +1,18 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
-import { Sequelize } from 'sequelize';
 import { Kernel } from '../core/kernel';
 import { createLogger } from '../core/logger';
 import type { PluginManifest } from '../core/plugins/manifest';
+import { type BenchDialect, freshDatabase } from './databases';
 
-export type BenchDialect = 'sqlite' | 'mysql';
+export { type BenchDialect, benchDialects } from './databases';
 
 export interface BenchKernel {
   kernel: Kernel;
   url: string;
   api: string;
   stop(): Promise<void>;
-}
-
-/** `SVC_BENCH_MYSQL_URL` (or the test URL) enables the MariaDB runs. */
-export function benchDialects(): BenchDialect[] {
-  return process.env.SVC_BENCH_MYSQL_URL || process.env.SVC_TEST_MYSQL_URL ? ['sqlite', 'mysql'] : ['sqlite'];
-}
-
-async function freshDatabase(dialect: BenchDialect): Promise<{ url: string; drop(): Promise<void> }> {
-  if (dialect === 'sqlite') {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-'));
-    return { url: `sqlite:${path.join(dir, 'svc.sqlite')}`, drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
-  }
-  const server = (process.env.SVC_BENCH_MYSQL_URL || process.env.SVC_TEST_MYSQL_URL)!;
-  const name = `svc_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new Sequelize(server, { logging: false, dialect: 'mysql' });
-  await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
-  await admin.close();
-  const url = new URL(server);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const conn = new Sequelize(server, { logging: false, dialect: 'mysql' });
-      await conn.query(`DROP DATABASE IF EXISTS \`${name}\``);
-      await conn.close();
-    },
-  };
 }
 
 /** A real kernel on a fresh database, listening on a free port, with logs kept quiet; `plugins` are loaded inline. */
