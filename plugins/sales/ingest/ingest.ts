@@ -46,7 +46,7 @@ export class Ingestor {
     });
     if (valid.length === 0) return { accepted: 0, duplicates: 0, rejected };
 
-    const written = await this.deps.db.transaction((t) => this.write(valid, options, now, t));
+    const written = await this.deps.db.transaction((t) => this.write(valid, options, now, t), { writes: true });
     if (written.shopTimes.length) await this.deps.activation.noteEvents(Math.min(...written.shopTimes));
     return {
       accepted: written.accepted,
@@ -69,9 +69,9 @@ export class Ingestor {
       let refund: PlannedRefund | null = null;
       if (event.type === 'refund') {
         // A refund is checked against its order before its id is taken, so a refused one can be sent again.
-        if (await refunds.exists(options.source, event.refund_id, t)) continue;
         try {
           refund = await refunds.plan(event, options.source, t);
+          if (!refund) continue;
         } catch (err) {
           if (!(err instanceof FieldError)) throw err;
           rejected.push({ index, code: err.code, message: err.message });
