@@ -125,6 +125,8 @@ export class DataPage {
     history.replaceState(null, '', url.search + location.hash);
     if (!this.share) rememberView();
     this.renderChips();
+    // Parts of the page outside the sections (the live count) follow the view through this event.
+    this.root.dispatchEvent(new CustomEvent('svc:view'));
     const period = this.root.querySelector('[data-period]');
     if (period) period.textContent = `${this.state.dateStart} – ${this.state.dateEnd}`;
     await Promise.all(

@@ -87,6 +87,11 @@ if (root) {
   };
   void refreshLive();
   setInterval(refreshLive, 30_000);
+  // The live count is of the whole site: with filters set, it says so rather than seem filtered.
+  const liveScope = root.querySelector('[data-live-scope]')!;
+  const showLiveScope = () => (liveScope.textContent = Object.keys(page.state.filters).length ? 'live now on the whole site' : 'live now');
+  root.addEventListener('svc:view', showLiveScope);
+  showLiveScope();
 
   const onboarding = root.querySelector<HTMLElement>('[data-onboarding]');
   if (onboarding && !page.share) {
