@@ -27,6 +27,7 @@ export default definePlugin({
     ctx.services.provide('sales', {
       ingest: (events, options) => core.ingest(events, options),
       subscriptionStanding: (source, subscriptionId) => subscriptionStanding(ctx.db, source, subscriptionId),
+      withdrawRefund: (source, refundId) => core.ingestor.withdrawRefund(source, refundId),
       registerIntegration: (integration) => core.integrations.register(integration),
       ...datatableService(ctx),
     });

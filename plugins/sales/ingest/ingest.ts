@@ -55,6 +55,12 @@ export class Ingestor {
     };
   }
 
+  /** Takes back a stored refund that did not go through after all; false when there is none by that id. */
+  withdrawRefund(source: string, refundId: string): Promise<boolean> {
+    const { db } = this.deps;
+    return db.transaction((t) => new RefundWriter(db).withdraw(source, refundId, t), { writes: true });
+  }
+
   private async write(valid: readonly Valid[], options: IngestOptions, now: number, t: Transaction) {
     const { db, timezone } = this.deps;
     const linker = new VisitorLinker(db, this.deps.campaigns);

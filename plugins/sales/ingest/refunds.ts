@@ -77,6 +77,15 @@ export class RefundWriter {
     }
   }
 
+  /** Deletes a stored refund with its products; its id stays received, so a late copy of it is a duplicate. */
+  async withdraw(source: string, refundId: string, t: Transaction): Promise<boolean> {
+    const [r] = await this.db.select(`SELECT ID FROM ${tbl(this.db, 'ecommerce_refunds')} WHERE source = ? AND refund_id = ?`, [source, refundId], t);
+    if (!r) return false;
+    await this.db.execute(`DELETE FROM ${tbl(this.db, 'ecommerce_refund_items')} WHERE refund_ref = ?`, [num(r.ID)], t);
+    await this.db.execute(`DELETE FROM ${tbl(this.db, 'ecommerce_refunds')} WHERE ID = ?`, [num(r.ID)], t);
+    return true;
+  }
+
   /** The products a refund names, each within what its line has left. */
   private namedItems(e: RefundEvent, order: StoredOrder): PlannedRefund['items'] {
     const taken = new Map<number, { quantity: number; amount: number }>();
