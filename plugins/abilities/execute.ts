@@ -1,4 +1,4 @@
-import type { StatisticsAbility, StatisticsExecutor, StatisticsInput } from '../../core/abilities/statistics';
+import type { StatisticsAbility, StatisticsExecutor, StatisticsInput } from './statistics';
 import { SvcError, describeError } from '../../core/errors';
 import type { SvcLogger } from '../../core/logger';
 import { isoDay } from '../../core/statistics/dates';

@@ -1,5 +1,5 @@
-import { followFlag } from '../../core/abilities/follow';
-import { abilitiesEnabled, statisticsAbilitiesSwitch } from '../../core/abilities/statistics';
+import { followFlag } from './follow';
+import { abilitiesEnabled, statisticsAbilitiesSwitch } from './statistics';
 import { definePlugin } from '../../core/plugins/manifest';
 import { datatableExecutor } from './execute';
 import { AbilityRateLimits } from './rate-limit';

@@ -1,5 +1,5 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ABILITIES_OPTION } from '../../../core/abilities/statistics';
+import { ABILITIES_OPTION } from '../statistics';
 import { definePlugin } from '../../../core/plugins/manifest';
 import type { HttpClient } from '../../../test/helpers/http-client';
 import type { TestKernel } from '../../../test/helpers/test-kernel';

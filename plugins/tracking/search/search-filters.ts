@@ -1,6 +1,6 @@
 import { commaList } from '../../../core/config';
 import type { Hooks } from '../../../core/hooks/registry';
-import { parseBlockRule } from '../../../core/settings/block-rules';
+import { parseBlockRule } from '../settings/block-rules';
 
 /** Built-in injection probes (`svc_search_injection_patterns` default), regexes with delimiters. */
 export const DEFAULT_INJECTION_PATTERNS = [
