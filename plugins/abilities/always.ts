@@ -1,5 +1,4 @@
-import { SvcError } from '../../core/errors';
-import { definePlugin } from '../../core/plugins/manifest';
+import { definePlugin, SvcError } from '../../core';
 import { followFlag } from './follow';
 import { abilitiesEnabled, abilitiesSetting, statisticsAbilitiesSwitch } from './statistics';
 

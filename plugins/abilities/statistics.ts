@@ -1,9 +1,14 @@
-import type { AbilitiesRegistry, AbilityCategory, JsonSchema } from '../../core/abilities/registry';
-import type { Principal } from '../../core/auth/types';
-import type { Users } from '../../core/auth/users';
-import { SvcError } from '../../core/errors';
-import type { Options } from '../../core/options/options';
-import { type SettingField, parseBoolean } from '../../core/settings/settings';
+import {
+  type AbilitiesRegistry,
+  type AbilityCategory,
+  type JsonSchema,
+  type Options,
+  parseBoolean,
+  type Principal,
+  type SettingField,
+  SvcError,
+  type Users,
+} from '../../core';
 
 /**
  * The public description of the `svc-statistics` abilities (ecommerce.md

@@ -1,4 +1,4 @@
-import { definePlugin } from '../../core/plugins/manifest';
+import { definePlugin } from '../../core';
 import { registerTrackingSettings } from './settings/tracking-settings';
 
 /**

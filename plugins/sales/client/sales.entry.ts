@@ -1,5 +1,4 @@
-import { el } from '../../../core/assets/client/dom';
-import { DataPage } from '../../../core/assets/client/page';
+import { DataPage, el } from '../../../core/assets/client';
 import { shopSections } from './shop';
 import { subscriptionSections } from './subscriptions';
 

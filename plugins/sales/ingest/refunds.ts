@@ -1,5 +1,5 @@
 import type { Transaction } from 'sequelize';
-import type { Database } from '../../../core/db/database';
+import type { Database } from '../../../core';
 import { insertRows, num, round, tbl } from '../db';
 import { FieldError } from './fields';
 import type { RefundEvent } from './validate';

@@ -1,5 +1,4 @@
-import type { OptionSnapshot } from '../../../core/options/options';
-import type { PluginContext } from '../../../core/plugins/context';
+import type { OptionSnapshot, PluginContext } from '../../../core';
 import { type BlockRule, parseBlockRule } from '../settings/block-rules';
 import type { PrivacyLevel } from '../settings/tracking-settings';
 

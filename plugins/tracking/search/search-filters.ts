@@ -1,5 +1,4 @@
-import { commaList } from '../../../core/config';
-import type { Hooks } from '../../../core/hooks/registry';
+import { commaList, type Hooks } from '../../../core';
 import { parseBlockRule } from '../settings/block-rules';
 
 /** Built-in injection probes (`svc_search_injection_patterns` default), regexes with delimiters. */

@@ -1,7 +1,5 @@
 import ipaddr from 'ipaddr.js';
-import { isRole } from '../../../core/auth/roles';
-import { badRequest } from '../../../core/errors';
-import { type PluginSettings, type SettingField, parseBoolean, parseChoice, parseLines } from '../../../core/settings/settings';
+import { badRequest, isRole, parseBoolean, parseChoice, parseLines, type PluginSettings, type SettingField } from '../../../core';
 import { parseBlockRule } from './block-rules';
 
 export type PrivacyLevel = 'cookie' | 'private_mode' | 'fingerprint';
