@@ -43,7 +43,7 @@ import { ensureFirstAdmin } from './setup/first-admin';
 import { registerCore } from './setup/register-core';
 import { Settings } from './settings/settings';
 import { StatisticsService } from './statistics/service';
-import { coreMigrations } from '../migrations';
+import { coreMigrations } from './migrations';
 import { SVC_VERSION } from './version';
 
 export interface KernelOptions {
