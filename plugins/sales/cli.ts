@@ -1,5 +1,4 @@
-import { UsageError, parseCommandArgs } from '../../core/cli/args';
-import type { CliIO } from '../../core/cli/command';
+import { type CliIO, parseCommandArgs, UsageError } from '../../core';
 import { BACKFILL_HOOK } from './backfill/backfill';
 import type { SalesCore } from './composition';
 

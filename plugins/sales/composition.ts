@@ -1,4 +1,4 @@
-import type { PluginContext } from '../../core/plugins/context';
+import type { PluginContext } from '../../core';
 import { Activation } from './activation';
 import { Backfill } from './backfill/backfill';
 import type { SalesService } from './contract';

@@ -1,4 +1,4 @@
-import { definePlugin } from '../../core/plugins/manifest';
+import { definePlugin } from '../../core';
 import { BACKFILL_HOOK } from './backfill/backfill';
 import { registerSalesTab } from './admin/tab';
 import { registerSalesCommand } from './cli';

@@ -1,7 +1,5 @@
 import express from 'express';
-import { badRequest, describeError, isSvcError, unavailable } from '../../core/errors';
-import type { PluginContext } from '../../core/plugins/context';
-import type { SvcServices } from '../../core/plugins/services';
+import { badRequest, describeError, isSvcError, type PluginContext, type SvcServices, unavailable } from '../../core';
 import type { StripeClient } from './client';
 import { type IngestEvent, checkoutOrder, invoiceSubscription, isRenewal, reactivation, refundEvent, refundFailed, refundSucceeded, renewal, subscriptionEvents } from './mapping';
 import { WEBHOOK_SECRET } from './settings';

@@ -1,4 +1,4 @@
-import type { Clock } from '../../../core/clock';
+import type { Clock } from '../../../core';
 import type { ReportsApp } from '../app';
 import { siteYesterday } from '../schedule/occurrences';
 import { reportNotFound } from '../services/editor';

@@ -1,5 +1,4 @@
-import type { SvcError } from '../../../core/errors';
-import { refused } from '../../../core/field-problems';
+import { refused, type SvcError } from '../../../core';
 
 /** A 400 that names the offending field, in the message and in `data.field`. */
 export const invalid = (field: string, message: string): SvcError => refused([{ field, problem: message }]);

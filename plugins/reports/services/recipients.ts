@@ -1,6 +1,6 @@
 import { domainToASCII } from 'node:url';
 import { MAX_RECIPIENTS } from '../constants';
-import { type FieldProblem, refused } from '../../../core/field-problems';
+import { type FieldProblem, refused } from '../../../core';
 import { invalid } from './field-error';
 
 const LOCAL = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}$/;

@@ -11,7 +11,7 @@ import {
 import { dateRangeProblem, isDay } from '../schedule/date-ranges';
 import type { ReportInput } from '../types';
 import { type BlockRules, parseBlocks } from './blocks-input';
-import { FieldProblems } from '../../../core/field-problems';
+import { FieldProblems } from '../../../core';
 import { bool, invalid, oneOf, text } from './field-error';
 import { parseRecipients } from './recipients';
 

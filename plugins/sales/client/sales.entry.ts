@@ -1,4 +1,4 @@
-import { DataPage } from '../../../core/assets/client/page';
+import { DataPage } from '../../../core/assets/client';
 import { shopSections } from './shop';
 import { subscriptionSections } from './subscriptions';
 

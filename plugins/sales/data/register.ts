@@ -1,7 +1,4 @@
-import { SvcError, badRequest, forbidden } from '../../../core/errors';
-import { dayStart } from '../../../core/statistics/dates';
-import type { DataRunContext } from '../../../core/statistics/registry';
-import type { AllowList, DataRequest } from '../../../core/statistics/request';
+import { type AllowList, badRequest, type DataRequest, type DataRunContext, dayStart, forbidden, SvcError } from '../../../core';
 import type { SalesCore } from '../composition';
 import { SALES_PRODUCTS_GROUPS, SALES_PRODUCTS_METRICS, salesProducts } from '../datatables/sales-products';
 import { SUBSCRIPTION_PRODUCTS_GROUPS, SUBSCRIPTION_PRODUCTS_METRICS, subscriptionProducts } from '../datatables/subscription-products';

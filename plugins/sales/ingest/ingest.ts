@@ -1,9 +1,5 @@
 import type { Transaction } from 'sequelize';
-import type { Clock } from '../../../core/clock';
-import type { Database } from '../../../core/db/database';
-import type { SvcServices } from '../../../core/plugins/services';
-import { insertIfAbsent } from '../../../core/db/sql';
-import { badRequest } from '../../../core/errors';
+import { badRequest, type Clock, type Database, insertIfAbsent, type SvcServices } from '../../../core';
 import type { IngestOptions, IngestRejection, IngestResult } from '../contract';
 import { insertIgnore, insertRows } from '../db';
 import type { Activation } from '../activation';

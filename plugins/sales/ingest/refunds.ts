@@ -1,6 +1,5 @@
 import type { Transaction } from 'sequelize';
-import type { Database } from '../../../core/db/database';
-import { LOCK_ROWS } from '../../../core/db/sql';
+import { type Database, LOCK_ROWS } from '../../../core';
 import { insertRows, num, round, tbl } from '../db';
 import { FieldError } from './fields';
 import type { RefundEvent } from './validate';

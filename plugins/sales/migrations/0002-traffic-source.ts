@@ -1,4 +1,4 @@
-import type { Migration } from '../../../core/db/migrator';
+import type { Migration } from '../../../core';
 
 /**
  * The visitor's first-touch traffic source on orders, visitor events and

@@ -1,4 +1,4 @@
-import type { Migration } from '../../../core/db/migrator';
+import type { Migration } from '../../../core';
 
 /**
  * Refunds of stored orders, full or partial (`ecommerce_refunds`, unique per

@@ -1,4 +1,4 @@
-import { notFound } from '../../../core/errors';
+import { notFound } from '../../../core';
 import type { SalesCore } from '../composition';
 
 /** `GET {api_base}/get_action/ecommerce/{action}` (§4.4): only the backfill progress, answered without the envelope. */

@@ -1,4 +1,4 @@
-import { badRequest } from '../../../core/errors';
+import { badRequest } from '../../../core';
 import type { SalesCore } from '../composition';
 
 /** Largest ingestion body: 1,000 orders with their items fit comfortably. */

@@ -1,8 +1,6 @@
 import { DateTime } from 'luxon';
 import type { SvcSharePermissions } from '../../../hooks';
-import { SvcError, badRequest } from '../../../core/errors';
-import type { Hooks } from '../../../core/hooks/registry';
-import type { StatisticsApi } from '../../../core/statistics/service';
+import { badRequest, type Hooks, type StatisticsApi, SvcError } from '../../../core';
 import { STORY_TAB, type ShareTab, isShareTab } from '../shared/constants';
 import type { InitialState, ShareInput } from '../types';
 import { parseViewUrl } from './share-urls';

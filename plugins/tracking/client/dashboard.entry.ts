@@ -1,7 +1,18 @@
-import { type Series, TrafficChart } from '../../../core/assets/client/chart';
-import { clear, notice } from '../../../core/assets/client/dom';
-import { DataPage, type Section, countryName } from '../../../core/assets/client/page';
-import { type CardSpec, type Comparison, type Row, type TableSpec, renderCards, renderTable } from '../../../core/assets/client/widgets';
+import {
+  type CardSpec,
+  clear,
+  type Comparison,
+  countryName,
+  DataPage,
+  notice,
+  renderCards,
+  renderTable,
+  type Row,
+  type Section,
+  type Series,
+  type TableSpec,
+  TrafficChart,
+} from '../../../core/assets/client';
 import { startOnboarding } from './onboarding';
 
 const CARDS: CardSpec[] = [

@@ -1,6 +1,5 @@
 import { parse as parseSelector } from 'css-what';
-import { badRequest } from '../../../core/errors';
-import { FieldProblems, refused } from '../../../core/field-problems';
+import { badRequest, FieldProblems, refused } from '../../../core';
 import { cleanText } from '../collect/text';
 
 export const GOAL_TYPES = ['clicks', 'views', 'visits', 'hook'] as const;
