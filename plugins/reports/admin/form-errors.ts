@@ -1,4 +1,4 @@
-import { type FieldProblem, REQUIRED } from '../../../core/validation';
+import { type FieldProblem, REQUIRED } from '../../../core';
 import type { FormValues } from './form';
 
 /** Problems of the report form by the form field they belong to, in the words of the form. */

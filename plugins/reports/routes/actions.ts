@@ -1,5 +1,5 @@
 import type { Clock } from '../../../core/clock';
-import { choice, object, wholeNumber } from '../../../core/validation';
+import { choice, object, wholeNumber } from '../../../core';
 import type { ReportsApp } from '../app';
 import { siteYesterday } from '../schedule/occurrences';
 import { reportNotFound } from '../services/editor';

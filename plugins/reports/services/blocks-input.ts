@@ -1,7 +1,7 @@
 import { MAX_BLOCKS, MAX_TEXT } from '../constants';
 import { dateRangeProblem, isDay } from '../schedule/date-ranges';
 import type { BlockFilter, ContentBlock } from '../types';
-import { MULTI_LINE, ONE_LINE, flag, refuse, text } from '../../../core/validation';
+import { MULTI_LINE, ONE_LINE, flag, refuse, text } from '../../../core';
 
 export interface BlockRules {
   /** Ids of the blocks available now (`svc_email_blocks`). */

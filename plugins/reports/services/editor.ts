@@ -11,7 +11,7 @@ import type { QueueStore } from '../store/queue-store';
 import type { SendStore } from '../store/send-store';
 import type { ReportStore } from '../store/report-store';
 import type { BlockFilter, Report, ReportInput, ReportObject } from '../types';
-import { refuse } from '../../../core/validation';
+import { refuse } from '../../../core';
 import { normalizeEmail } from './recipients';
 import { type InputRules, defaultInput, parseReportInput } from './report-input';
 import type { ReportObjects } from './report-objects';

@@ -1,6 +1,6 @@
 import { domainToASCII } from 'node:url';
 import { MAX_RECIPIENTS } from '../constants';
-import { type FieldProblem, refuse, refused } from '../../../core/validation';
+import { type FieldProblem, refuse, refused } from '../../../core';
 
 const LOCAL = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}$/;
 const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;

@@ -1,4 +1,4 @@
-import { REQUIRED, absent, choice, numeric, problemsOf, refuse, text as readText, wholeNumber as readWholeNumber } from '../../../core/validation';
+import { REQUIRED, absent, choice, numeric, problemsOf, refuse, text as readText, wholeNumber as readWholeNumber } from '../../../core';
 
 /** A field of one event that cannot be stored; the event is rejected with this code and message. */
 export class FieldError extends Error {

@@ -1,5 +1,5 @@
 import { BILLING_PERIODS, SUBSCRIPTION_EVENTS, type BillingPeriod, type SubscriptionEventName } from '../contract';
-import { REQUIRED, object, refuse, within } from '../../../core/validation';
+import { REQUIRED, object, refuse, within } from '../../../core';
 import {
   FieldError,
   type Fields,

@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon';
 import type { SvcSharePermissions } from '../../../hooks';
 import { SvcError } from '../../../core/errors';
-import { absent, choice, object, optionalFlag, optionalObject, refuse, wholeNumber } from '../../../core/validation';
+import { absent, choice, object, optionalFlag, optionalObject, refuse, wholeNumber } from '../../../core';
 import type { Hooks } from '../../../core/hooks/registry';
 import type { StatisticsApi } from '../../../core/statistics/service';
 import { STORY_TAB, type ShareTab, isShareTab } from '../shared/constants';

@@ -1,4 +1,4 @@
-import { refuse, text } from '../../../core/validation';
+import { refuse, text } from '../../../core';
 import { DASHBOARD_PATH, TOKEN_PARAM, type ShareTab, isShareTab } from '../shared/constants';
 
 /** The tab and view parameters of a `view_url` (§4.2). */
