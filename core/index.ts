@@ -17,6 +17,7 @@ export { type License, type SvcConfig, commaList, licenseAllows } from './config
 export { Priority, type Hooks, type FilterName, type ActionName } from './hooks/registry';
 export { SvcError, badRequest, unauthorized, forbidden, notFound, conflict, tooManyRequests, unavailable, describeError, isSvcError } from './errors';
 export { type FieldProblem, FieldProblems, problemsOf, refused } from './field-problems';
+export { MULTI_LINE, ONE_LINE, REQUIRED, absent, choice, flag, numeric, object, optionalFlag, optionalObject, refuse, text, type TextRule, wholeNumber, within } from './validation';
 export { ok } from './http/envelope';
 export { RestResponse, type RestRequest, type RestRouteDef } from './http/rest-types';
 export { type CachedBody, IMMUTABLE, REVALIDATE, acceptsGzip, cachedHeaders, sendCached } from './http/cached-response';

@@ -1,4 +1,4 @@
-import type { FieldProblem } from '../../../core';
+import { type FieldProblem, REQUIRED } from '../../../core';
 import type { FormValues } from './form';
 
 /** Problems of the report form by the form field they belong to, in the words of the form. */
@@ -11,7 +11,7 @@ function explain({ field, problem }: FieldProblem, values: FormValues): [string,
   const root = /^[A-Za-z]+/.exec(field)?.[0] ?? '';
   switch (root) {
     case 'name':
-      return ['name', problem === 'must not be empty' ? 'Give the report a name.' : sentence(`the name ${problem}`)];
+      return ['name', problem === REQUIRED ? 'Give the report a name.' : sentence(`the name ${problem}`)];
     case 'sendTime':
       return ['sendTime', 'Enter a time such as 09:00 (from 00:00 to 23:59).'];
     case 'reportDateRange':

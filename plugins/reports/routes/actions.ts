@@ -1,25 +1,17 @@
-import type { Clock } from '../../../core';
+import { choice, type Clock, object, wholeNumber } from '../../../core';
 import type { ReportsApp } from '../app';
 import { siteYesterday } from '../schedule/occurrences';
 import { reportNotFound } from '../services/editor';
-import { invalid } from '../services/field-error';
 import { queueLog } from '../services/log-list';
 import { parseRecipients } from '../services/recipients';
 import type { Report } from '../types';
 
 export const REPORT_ACTIONS = ['create', 'update', 'delete', 'send-test-report', 'send-report-now', 'preview'] as const;
-export type ReportAction = (typeof REPORT_ACTIONS)[number];
-
-export const isReportAction = (value: string): value is ReportAction => (REPORT_ACTIONS as readonly string[]).includes(value);
 
 type Body = Record<string, unknown>;
 
-/** A positive whole number (or its decimal string) under `field`. */
-export function parseId(raw: unknown, field: string): number {
-  const n = typeof raw === 'string' && /^\d{1,15}$/.test(raw) ? Number(raw) : raw;
-  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 1) throw invalid(field, 'must be a positive whole number');
-  return n;
-}
+/** A report id: a whole number of 1 or more (or its text) under `field`. */
+export const parseId = (raw: unknown, field: string): number => wholeNumber(raw, field, 1);
 
 /**
  * The six `do_action/report/{action}` actions (internally `report-<action>`),
@@ -33,16 +25,14 @@ export class ReportActions {
   ) {}
 
   async run(action: string, rawBody: unknown): Promise<unknown> {
-    if (!isReportAction(action)) throw invalid('action', `must be one of ${REPORT_ACTIONS.join(', ')}`);
-    if (!rawBody || typeof rawBody !== 'object' || Array.isArray(rawBody)) throw invalid('body', 'must be a JSON object');
-    const body = rawBody as Body;
-    switch (action) {
+    const checked = choice(action, 'action', REPORT_ACTIONS);
+    const body = object(rawBody, 'body');
+    switch (checked) {
       case 'create':
         return { report: await this.app.editor.create(body.report) };
       case 'update': {
-        const report = body.report;
-        if (!report || typeof report !== 'object' || Array.isArray(report)) throw invalid('report', 'must be a report object');
-        return { report: await this.app.editor.update(parseId((report as Body).id, 'report.id'), report) };
+        const report = object(body.report, 'report');
+        return { report: await this.app.editor.update(parseId(report.id, 'report.id'), report) };
       }
       case 'delete': {
         const id = parseId(body.id, 'id');

@@ -1,7 +1,7 @@
 import { MAX_BLOCKS, MAX_TEXT } from '../constants';
 import { dateRangeProblem, isDay } from '../schedule/date-ranges';
 import type { BlockFilter, ContentBlock } from '../types';
-import { bool, invalid, text } from './field-error';
+import { MULTI_LINE, ONE_LINE, flag, refuse, text } from '../../../core';
 
 export interface BlockRules {
   /** Ids of the blocks available now (`svc_email_blocks`). */
@@ -31,21 +31,21 @@ export function normalizeStoredBlock(raw: unknown): ContentBlock {
 }
 
 function parseBlock(raw: unknown, field: string, rules: BlockRules): ContentBlock {
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw invalid(field, 'must be a block object');
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw refuse(field, 'must be a block object');
   const b = raw as Record<string, unknown>;
   if (typeof b.id !== 'string' || !rules.blockIds.has(b.id)) {
-    throw invalid(`${field}.id`, `must be one of ${[...rules.blockIds].join(', ') || '(no blocks are available)'}`);
+    throw refuse(`${field}.id`, `must be one of ${[...rules.blockIds].join(', ') || '(no blocks are available)'}`);
   }
   const optional = (key: string, max: number, singleLine = false) =>
-    b[key] === undefined || b[key] === null ? '' : text(b[key], `${field}.${key}`, { max, singleLine });
-  const dateRangeEnabled = b.date_range_enabled === undefined ? false : bool(b.date_range_enabled, `${field}.date_range_enabled`);
+    b[key] === undefined || b[key] === null ? '' : text(b[key], `${field}.${key}`, singleLine ? { max, pattern: ONE_LINE } : { max, trim: false, pattern: MULTI_LINE });
+  const dateRangeEnabled = b.date_range_enabled === undefined ? false : flag(b.date_range_enabled, `${field}.date_range_enabled`);
   const dateRange = optional('date_range', 255, true);
   if (dateRange !== '' || dateRangeEnabled) {
     const problem = dateRangeProblem(dateRange);
-    if (problem) throw invalid(`${field}.date_range`, problem);
+    if (problem) throw refuse(`${field}.date_range`, problem);
   }
   const fixedEndDate = optional('fixed_end_date', 16, true);
-  if (fixedEndDate !== '' && !isDay(fixedEndDate)) throw invalid(`${field}.fixed_end_date`, 'must be a date written YYYY-MM-DD');
+  if (fixedEndDate !== '' && !isDay(fixedEndDate)) throw refuse(`${field}.fixed_end_date`, 'must be a date written YYYY-MM-DD');
   return {
     id: b.id,
     filters: b.filters === undefined || b.filters === null ? [] : rules.sanitizeFilters(b.filters, `${field}.filters`),
@@ -60,12 +60,12 @@ function parseBlock(raw: unknown, field: string, rules: BlockRules): ContentBloc
 
 /** The `content` array (§2.2): known block ids, each at most once. */
 export function parseBlocks(raw: unknown, rules: BlockRules): ContentBlock[] {
-  if (!Array.isArray(raw)) throw invalid('content', 'must be an array of blocks');
-  if (raw.length > MAX_BLOCKS) throw invalid('content', `may hold at most ${MAX_BLOCKS} blocks`);
+  if (!Array.isArray(raw)) throw refuse('content', 'must be an array of blocks');
+  if (raw.length > MAX_BLOCKS) throw refuse('content', `may hold at most ${MAX_BLOCKS} blocks`);
   const seen = new Set<string>();
   return raw.map((item, i) => {
     const block = parseBlock(item, `content[${i}]`, rules);
-    if (seen.has(block.id)) throw invalid(`content[${i}].id`, `block ${block.id} appears twice`);
+    if (seen.has(block.id)) throw refuse(`content[${i}].id`, `block ${block.id} appears twice`);
     seen.add(block.id);
     return block;
   });

@@ -6,7 +6,7 @@ import type { QueueStore } from '../store/queue-store';
 import type { SendStore } from '../store/send-store';
 import type { ReportStore } from '../store/report-store';
 import type { BlockFilter, Report, ReportInput, ReportObject } from '../types';
-import { invalid } from './field-error';
+import { refuse } from '../../../core';
 import { normalizeEmail } from './recipients';
 import { type InputRules, defaultInput, parseReportInput } from './report-input';
 import type { ReportObjects } from './report-objects';
@@ -116,7 +116,7 @@ export class ReportEditor {
     } catch (err) {
       if (isSvcError(err) && err.status === 400) {
         this.deps.logger.debug({ queryId: SANITIZE_QUERY_ID, field }, 'block filters refused');
-        throw invalid(field, err.message);
+        throw refuse(field, err.message);
       }
       throw err;
     }

@@ -1,7 +1,6 @@
 import { domainToASCII } from 'node:url';
 import { MAX_RECIPIENTS } from '../constants';
-import { type FieldProblem, refused } from '../../../core';
-import { invalid } from './field-error';
+import { type FieldProblem, refuse, refused } from '../../../core';
 
 const LOCAL = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}$/;
 const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
@@ -21,7 +20,7 @@ export function normalizeEmail(raw: string): string | null {
 
 /** A list of e-mail addresses, normalised and deduplicated (case-insensitively), at most `MAX_RECIPIENTS`; every bad address is named. */
 export function parseRecipients(raw: unknown, field = 'recipients'): string[] {
-  if (!Array.isArray(raw)) throw invalid(field, 'must be an array of e-mail addresses');
+  if (!Array.isArray(raw)) throw refuse(field, 'must be an array of e-mail addresses');
   const seen = new Set<string>();
   const out: string[] = [];
   const bad: FieldProblem[] = [];
@@ -36,6 +35,6 @@ export function parseRecipients(raw: unknown, field = 'recipients'): string[] {
     out.push(email);
   });
   if (bad.length) throw refused(bad);
-  if (out.length > MAX_RECIPIENTS) throw invalid(field, `may hold at most ${MAX_RECIPIENTS} addresses`);
+  if (out.length > MAX_RECIPIENTS) throw refuse(field, `may hold at most ${MAX_RECIPIENTS} addresses`);
   return out;
 }

@@ -11,8 +11,7 @@ import {
 import { dateRangeProblem, isDay } from '../schedule/date-ranges';
 import type { ReportInput } from '../types';
 import { type BlockRules, parseBlocks } from './blocks-input';
-import { FieldProblems } from '../../../core';
-import { bool, invalid, oneOf, text } from './field-error';
+import { choice, FieldProblems, flag, ONE_LINE, refuse, REQUIRED, text } from '../../../core';
 import { parseRecipients } from './recipients';
 
 export interface InputRules extends BlockRules {
@@ -47,7 +46,7 @@ export function defaultInput(formats: readonly string[]): ReportInput {
  * written.
  */
 export function parseReportInput(raw: unknown, rules: InputRules, base: ReportInput): ReportInput {
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw invalid('report', 'must be a report object');
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw refuse('report', 'must be a report object');
   const r = raw as Record<string, unknown>;
   const has = (key: string) => r[key] !== undefined;
   const out: ReportInput = { ...base };
@@ -56,36 +55,36 @@ export function parseReportInput(raw: unknown, rules: InputRules, base: ReportIn
     out[key] = problems.check(parse, out[key]);
   };
 
-  if (has('name')) field('name', () => text(r.name, 'name', { max: 255, singleLine: true, required: true }));
-  else if (out.name === '') problems.add('name', 'must not be empty');
-  if (has('format')) field('format', () => oneOf(r.format, rules.formats, 'format'));
+  if (has('name')) field('name', () => text(r.name, 'name', { max: 255, pattern: ONE_LINE, required: true }));
+  else if (out.name === '') problems.add('name', REQUIRED);
+  if (has('format')) field('format', () => choice(r.format, 'format', rules.formats));
   else if (!rules.formats.includes(out.format)) problems.add('format', `must be one of ${rules.formats.join(', ')}`);
-  if (has('frequency')) field('frequency', () => oneOf(r.frequency, FREQUENCIES, 'frequency'));
-  if (has('dayOfWeek')) field('dayOfWeek', () => (r.dayOfWeek === null ? null : oneOf<DayOfWeek>(r.dayOfWeek, DAYS_OF_WEEK, 'dayOfWeek')));
-  if (has('weekOfMonth')) field('weekOfMonth', () => (r.weekOfMonth === null ? null : oneOf<WeekOfMonth>(r.weekOfMonth, WEEKS_OF_MONTH, 'weekOfMonth')));
+  if (has('frequency')) field('frequency', () => choice(r.frequency, 'frequency', FREQUENCIES));
+  if (has('dayOfWeek')) field('dayOfWeek', () => (r.dayOfWeek === null ? null : choice<DayOfWeek>(r.dayOfWeek, 'dayOfWeek', DAYS_OF_WEEK)));
+  if (has('weekOfMonth')) field('weekOfMonth', () => (r.weekOfMonth === null ? null : choice<WeekOfMonth>(r.weekOfMonth, 'weekOfMonth', WEEKS_OF_MONTH)));
   if (has('sendTime')) {
     field('sendTime', () => {
-      if (typeof r.sendTime !== 'string' || !SEND_TIME.test(r.sendTime)) throw invalid('sendTime', 'must be a time written HH:MM (00:00 to 23:59)');
+      if (typeof r.sendTime !== 'string' || !SEND_TIME.test(r.sendTime)) throw refuse('sendTime', 'must be a time written HH:MM (00:00 to 23:59)');
       return r.sendTime;
     });
   }
   if (has('reportDateRange')) {
     field('dateRange', () => {
-      const range = text(r.reportDateRange, 'reportDateRange', { max: 255, singleLine: true });
+      const range = text(r.reportDateRange, 'reportDateRange', { max: 255, pattern: ONE_LINE });
       const problem = dateRangeProblem(range);
-      if (problem) throw invalid('reportDateRange', problem);
+      if (problem) throw refuse('reportDateRange', problem);
       return range;
     });
   }
   if (has('fixedEndDate')) {
     field('fixedEndDate', () => {
-      const day = text(r.fixedEndDate, 'fixedEndDate', { max: 16, singleLine: true });
-      if (day !== '' && !isDay(day)) throw invalid('fixedEndDate', 'must be a date written YYYY-MM-DD, or empty');
+      const day = text(r.fixedEndDate, 'fixedEndDate', { max: 16, pattern: ONE_LINE });
+      if (day !== '' && !isDay(day)) throw refuse('fixedEndDate', 'must be a date written YYYY-MM-DD, or empty');
       return day;
     });
   }
-  if (has('enabled')) field('enabled', () => bool(r.enabled, 'enabled'));
-  if (has('scheduled')) field('scheduled', () => bool(r.scheduled, 'scheduled'));
+  if (has('enabled')) field('enabled', () => flag(r.enabled, 'enabled'));
+  if (has('scheduled')) field('scheduled', () => flag(r.scheduled, 'scheduled'));
   const recipients = has('recipients') ? problems.check<string[] | null>(() => parseRecipients(r.recipients), null) : out.recipients;
   if (recipients) out.recipients = recipients;
   if (has('content')) field('content', () => parseBlocks(r.content, rules));

@@ -1,3 +1,5 @@
+import { REQUIRED, absent, choice, numeric, problemsOf, refuse, text as readText, wholeNumber as readWholeNumber } from '../../../core';
+
 /** A field of one event that cannot be stored; the event is rejected with this code and message. */
 export class FieldError extends Error {
   constructor(
@@ -10,103 +12,81 @@ export class FieldError extends Error {
 
 export type Fields = Readonly<Record<string, unknown>>;
 
-const missing = (name: string) => new FieldError('svc_missing_field', `${name} is required.`);
-const invalid = (name: string, rule: string) => new FieldError('svc_invalid_field', `${name} ${rule}.`);
-const absent = (v: unknown) => v === undefined || v === null || v === '';
+/**
+ * The rejection of an event whose fields the validation kit refused: the
+ * first refused field, as `svc_missing_field` when it was not sent and
+ * `svc_invalid_field` otherwise, worded `{field} {problem}.`.
+ */
+export function asFieldError(err: unknown): unknown {
+  const first = problemsOf(err)?.[0];
+  if (!first) return err;
+  return new FieldError(first.problem === REQUIRED ? 'svc_missing_field' : 'svc_invalid_field', `${first.field} ${first.problem}.`);
+}
 
 /** Whether an optional field was sent (not missing, null or ''). */
 export const given = (fields: Fields, name: string): boolean => !absent(fields[name]);
+
+/** The value of a field that must be sent. */
+function sent(fields: Fields, name: string): unknown {
+  if (absent(fields[name])) throw refuse(name, REQUIRED);
+  return fields[name];
+}
 
 /** Earliest accepted event time (2000-01-01) and how far ahead of the clock an event may be. */
 const MIN_TIME = 946_684_800;
 const FUTURE_SLACK = 86_400;
 const MAX_MONEY = 1e12;
-const DECIMAL = /^-?\d+(\.\d+)?$/;
 
 const CURRENCIES: ReadonlySet<string> = new Set(Intl.supportedValuesOf('currency'));
 
 export function text(fields: Fields, name: string, max: number, required = true): string {
-  const raw = fields[name];
-  if (absent(raw)) {
-    if (required) throw missing(name);
-    return '';
-  }
-  if (typeof raw !== 'string') throw invalid(name, 'must be text');
-  const value = raw.trim();
-  if (required && value === '') throw missing(name);
-  if (value.length > max) throw invalid(name, `must be at most ${max} characters`);
-  return value;
+  if (!required && !given(fields, name)) return '';
+  return readText(sent(fields, name), name, { max, required });
 }
 
 /** An identifier sent as text or a whole number. */
 export function identifier(fields: Fields, name: string, max: number, required = true): string | null {
-  const raw = fields[name];
-  if (absent(raw)) {
-    if (required) throw missing(name);
-    return null;
-  }
+  if (!required && !given(fields, name)) return null;
+  const raw = sent(fields, name);
   if (typeof raw === 'number' && Number.isSafeInteger(raw) && raw >= 0) return String(raw);
-  if (typeof raw !== 'string' || raw.trim() === '') throw invalid(name, 'must be text or a whole number');
-  const value = raw.trim();
-  if (value.length > max) throw invalid(name, `must be at most ${max} characters`);
-  return value;
+  if (typeof raw !== 'string' || raw.trim() === '') throw refuse(name, 'must be text or a whole number');
+  return readText(raw, name, { max });
 }
 
-function numeric(raw: unknown): number {
-  if (typeof raw === 'number') return raw;
-  if (typeof raw === 'string' && DECIMAL.test(raw.trim())) return Number(raw.trim());
-  return Number.NaN;
-}
-
-export function wholeNumber(fields: Fields, name: string, min: number, max: number): number {
-  const raw = fields[name];
-  if (absent(raw)) throw missing(name);
-  const n = numeric(raw);
-  if (!Number.isInteger(n) || n < min || n > max) throw invalid(name, `must be a whole number from ${min} to ${max}`);
-  return n;
-}
+export const wholeNumber = (fields: Fields, name: string, min: number, max: number): number => readWholeNumber(sent(fields, name), name, min, max);
 
 export function money(fields: Fields, name: string): number {
-  const raw = fields[name];
-  if (absent(raw)) throw missing(name);
-  const n = numeric(raw);
-  if (!Number.isFinite(n) || n < 0 || n > MAX_MONEY) throw invalid(name, 'must be a number of at least 0');
+  const n = numeric(sent(fields, name));
+  if (!Number.isFinite(n) || n < 0 || n > MAX_MONEY) throw refuse(name, 'must be a number of at least 0');
   return n;
 }
 
 /** ISO 4217 code, upper-cased. */
 export function currency(fields: Fields, name = 'currency'): string {
-  const raw = fields[name];
-  if (absent(raw)) throw missing(name);
+  const raw = sent(fields, name);
   const code = typeof raw === 'string' ? raw.trim().toUpperCase() : '';
-  if (!CURRENCIES.has(code)) throw invalid(name, 'must be an ISO 4217 currency code such as EUR');
+  if (!CURRENCIES.has(code)) throw refuse(name, 'must be an ISO 4217 currency code such as EUR');
   return code;
 }
 
 export function countryCode(fields: Fields, name: string): string {
+  if (!given(fields, name)) return '';
   const raw = fields[name];
-  if (absent(raw)) return '';
   const code = typeof raw === 'string' ? raw.trim().toUpperCase() : '';
-  if (!/^[A-Z]{2}$/.test(code)) throw invalid(name, 'must be an ISO 3166-1 alpha-2 country code such as DE');
+  if (!/^[A-Z]{2}$/.test(code)) throw refuse(name, 'must be an ISO 3166-1 alpha-2 country code such as DE');
   return code;
 }
 
-export function oneOf<T extends string>(fields: Fields, name: string, choices: readonly T[]): T {
-  const raw = fields[name];
-  if (absent(raw)) throw missing(name);
-  if (typeof raw !== 'string' || !choices.includes(raw as T)) throw invalid(name, `must be one of ${choices.join(', ')}`);
-  return raw as T;
-}
+export const oneOf = <T extends string>(fields: Fields, name: string, choices: readonly T[]): T => choice(sent(fields, name), name, choices);
 
 /** Unix seconds (a whole number) or an ISO 8601 date-time with a zone; not before 2000 nor a day ahead of `now`. */
 export function time(fields: Fields, now: number, name = 'time'): number {
-  const raw = fields[name];
-  if (absent(raw)) throw missing(name);
+  const raw = sent(fields, name);
   let t = Number.NaN;
   if (typeof raw === 'number' && Number.isInteger(raw)) t = raw;
   else if (typeof raw === 'string' && /^\d{4}-\d{2}-\d{2}T.*(Z|[+-]\d{2}:?\d{2})$/.test(raw.trim())) t = Math.floor(Date.parse(raw.trim()) / 1000);
-  if (!Number.isFinite(t)) throw invalid(name, 'must be unix seconds or an ISO 8601 date-time with a time zone');
-  if (t < MIN_TIME || t > now + FUTURE_SLACK) throw invalid(name, 'must lie between 2000-01-01 and tomorrow');
+  if (!Number.isFinite(t)) throw refuse(name, 'must be unix seconds or an ISO 8601 date-time with a time zone');
+  if (t < MIN_TIME || t > now + FUTURE_SLACK) throw refuse(name, 'must lie between 2000-01-01 and tomorrow');
   return t;
 }
 
@@ -145,7 +125,7 @@ export const pathOfStored = (url: string): string => storedPath(new URL(url));
 export function pageUrl(fields: Fields, name = 'url'): string {
   const raw = text(fields, name, 2048);
   const url = normaliseUrl(raw);
-  if (!url) throw invalid(name, 'must be an absolute http or https URL');
-  if (url.length > 255) throw invalid(name, 'must be at most 255 characters without its query string');
+  if (!url) throw refuse(name, 'must be an absolute http or https URL');
+  if (url.length > 255) throw refuse(name, 'must be at most 255 characters without its query string');
   return url;
 }

@@ -1,7 +1,9 @@
 import { BILLING_PERIODS, SUBSCRIPTION_EVENTS, type BillingPeriod, type SubscriptionEventName } from '../contract';
+import { REQUIRED, object, refuse, within } from '../../../core';
 import {
   FieldError,
   type Fields,
+  asFieldError,
   countryCode,
   currency,
   given,
@@ -97,49 +99,36 @@ const productId = (f: Fields) => wholeNumber(f, 'product_id', 1, MAX_PRODUCT_ID)
 const uid = (f: Fields, required: boolean) => text(f, 'uid', 64, required);
 
 function item(raw: unknown, index: number): OrderItem {
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new FieldError('svc_invalid_field', `items[${index}] must be an object.`);
-  const f = raw as Fields;
-  try {
-    return {
-      product_id: productId(f),
-      product_name: text(f, 'product_name', 255),
-      quantity: wholeNumber(f, 'quantity', 1, MAX_QUANTITY),
-      price: money(f, 'price'),
-    };
-  } catch (err) {
-    if (err instanceof FieldError) throw new FieldError(err.code, `items[${index}].${err.message}`);
-    throw err;
-  }
+  const f = object(raw, `items[${index}]`);
+  return within(`items[${index}].`, () => ({
+    product_id: productId(f),
+    product_name: text(f, 'product_name', 255),
+    quantity: wholeNumber(f, 'quantity', 1, MAX_QUANTITY),
+    price: money(f, 'price'),
+  }));
 }
 
 function refundItem(raw: unknown, index: number): RefundItem {
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new FieldError('svc_invalid_field', `items[${index}] must be an object.`);
-  const f = raw as Fields;
-  try {
-    return { product_id: productId(f), quantity: given(f, 'quantity') ? wholeNumber(f, 'quantity', 0, MAX_QUANTITY) : 0, amount: given(f, 'amount') ? money(f, 'amount') : null };
-  } catch (err) {
-    if (err instanceof FieldError) throw new FieldError(err.code, `items[${index}].${err.message}`);
-    throw err;
-  }
+  const f = object(raw, `items[${index}]`);
+  return within(`items[${index}].`, () => ({
+    product_id: productId(f),
+    quantity: given(f, 'quantity') ? wholeNumber(f, 'quantity', 0, MAX_QUANTITY) : 0,
+    amount: given(f, 'amount') ? money(f, 'amount') : null,
+  }));
+}
+
+/** The `items` list: 1 to MAX_ORDER_ITEMS entries. */
+function itemList(f: Fields): unknown[] {
+  if (f.items === undefined || f.items === null) throw refuse('items', REQUIRED);
+  if (!Array.isArray(f.items) || f.items.length === 0 || f.items.length > MAX_ORDER_ITEMS) throw refuse('items', `must be a list of 1 to ${MAX_ORDER_ITEMS} products`);
+  return f.items;
 }
 
 function refundItems(f: Fields): RefundItem[] | null {
   if (!given(f, 'items')) return null;
-  if (!Array.isArray(f.items) || f.items.length === 0 || f.items.length > MAX_ORDER_ITEMS) {
-    throw new FieldError('svc_invalid_field', `items must be a list of 1 to ${MAX_ORDER_ITEMS} products.`);
-  }
-  const list = f.items.map(refundItem);
-  if (list.some((i) => i.quantity === 0 && i.amount === null)) throw new FieldError('svc_invalid_field', 'items need a quantity or an amount each.');
+  const list = itemList(f).map(refundItem);
+  if (list.some((i) => i.quantity === 0 && i.amount === null)) throw refuse('items', 'need a quantity or an amount each');
   return list;
-}
-
-function items(f: Fields): OrderItem[] {
-  const raw = f.items;
-  if (raw === undefined || raw === null) throw new FieldError('svc_missing_field', 'items is required.');
-  if (!Array.isArray(raw) || raw.length === 0 || raw.length > MAX_ORDER_ITEMS) {
-    throw new FieldError('svc_invalid_field', `items must be a list of 1 to ${MAX_ORDER_ITEMS} products.`);
-  }
-  return raw.map(item);
 }
 
 /**
@@ -152,7 +141,14 @@ export function validateEvent(raw: unknown, now: number): ValidEvent {
   if (typeof f.type !== 'string' || !(EVENT_TYPES as readonly string[]).includes(f.type)) {
     throw new FieldError('svc_invalid_event_type', `type must be one of ${EVENT_TYPES.join(', ')}.`);
   }
-  const type = f.type as EventType;
+  try {
+    return readEvent(f, f.type as EventType, now);
+  } catch (err) {
+    throw asFieldError(err);
+  }
+}
+
+function readEvent(f: Fields, type: EventType, now: number): ValidEvent {
   const base: Base = { id: identifier(f, 'id', 150, false), time: time(f, now) };
   switch (type) {
     case 'product_view':
@@ -179,7 +175,7 @@ export function validateEvent(raw: unknown, now: number): ValidEvent {
         uid: uid(f, false),
         currency: currency(f),
         total: money(f, 'total'),
-        items: items(f),
+        items: itemList(f).map(item),
       };
     case 'refund':
       return {

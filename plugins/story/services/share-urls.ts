@@ -1,4 +1,4 @@
-import { badRequest } from '../../../core';
+import { refuse, text } from '../../../core';
 import { DASHBOARD_PATH, TOKEN_PARAM, type ShareTab, isShareTab } from '../shared/constants';
 
 /** The tab and view parameters of a `view_url` (§4.2). */
@@ -18,14 +18,14 @@ const LEGACY_ROUTE = /^#\/([^?]*)(?:\?(.*))?$/;
  * route moves its tab into the path and merges its parameters into the query
  * (the hash wins a clash). Tabs outside the whitelist give no tab.
  */
-export function parseViewUrl(raw: string, baseUrl: string): ParsedView {
-  if (raw.length > MAX_VIEW_URL) throw badRequest(`view_url: at most ${MAX_VIEW_URL} characters`, 'svc_invalid_param', { field: 'view_url' });
-  if (raw.trim() === '') return { tab: null, params: new URLSearchParams() };
+export function parseViewUrl(raw: unknown, baseUrl: string): ParsedView {
+  const view = text(raw, 'view_url', { max: MAX_VIEW_URL });
+  if (view === '') return { tab: null, params: new URLSearchParams() };
   let url: URL;
   try {
-    url = new URL(raw.trim(), `${baseUrl}/`);
+    url = new URL(view, `${baseUrl}/`);
   } catch {
-    throw badRequest('view_url: not a URL or path', 'svc_invalid_param', { field: 'view_url' });
+    throw refuse('view_url', 'is not a URL or path');
   }
   const params = new URLSearchParams(url.search);
   let segment = url.pathname.split('/').filter(Boolean).pop() ?? '';

@@ -1,4 +1,4 @@
-import { badRequest, type Clock, type Database } from '../../../core';
+import { type Clock, type Database, object, optionalFlag, optionalObject, refuse, text, wholeNumber } from '../../../core';
 import { cleanText } from '../collect/text';
 import { type Goal, GOAL_DEFAULTS } from './goal';
 import type { GoalStore } from './goal-store';
@@ -32,18 +32,19 @@ export interface PostBlocks {
   blocks: Array<{ uid: string; active: boolean; title: string }>;
 }
 
+const PERMALINK = { test: /^(\/\S*|https?:\/\/\S+)$/, problem: 'must be a path or URL' };
+const UID = { test: UID_RE, problem: 'may hold letters, digits, _ and - only (at most 64)' };
+
 /** Validates the body of a block-goal sync. */
 export function parsePostBlocks(body: unknown): PostBlocks {
-  const b = (body ?? {}) as Record<string, unknown>;
-  const pageId = b.page_id;
-  if (typeof pageId !== 'number' || !Number.isSafeInteger(pageId) || pageId <= 0) throw badRequest('page_id: a post id is required.');
-  const permalink = typeof b.permalink === 'string' ? cleanText(b.permalink, 256) : '';
-  if (!/^(\/\S*|https?:\/\/\S+)$/.test(permalink) || permalink.length > 255) throw badRequest('permalink: a path or URL is required.');
-  if (!Array.isArray(b.blocks) || b.blocks.length > 500) throw badRequest('blocks: a list of at most 500 blocks is required.');
+  const b = optionalObject(body, 'body');
+  const pageId = wholeNumber(b.page_id, 'page_id', 1);
+  const permalink = text(b.permalink, 'permalink', { max: 255, required: true, clean: (raw) => cleanText(raw, 256), pattern: PERMALINK });
+  if (!Array.isArray(b.blocks) || b.blocks.length > 500) throw refuse('blocks', 'must be a list of at most 500 blocks');
   const blocks = b.blocks.map((raw, i) => {
-    const block = (raw ?? {}) as Record<string, unknown>;
-    if (typeof block.uid !== 'string' || !UID_RE.test(block.uid)) throw badRequest(`blocks[${i}].uid: letters, digits, _ or - (at most 64).`);
-    return { uid: block.uid, active: block.active === true, title: cleanText(block.title, 255) };
+    const block = object(raw, `blocks[${i}]`);
+    const uid = text(block.uid, `blocks[${i}].uid`, { max: 64, trim: false, required: true, pattern: UID });
+    return { uid, active: optionalFlag(block.active, `blocks[${i}].active`), title: cleanText(block.title, 255) };
   });
   return { page_id: pageId, permalink, blocks };
 }

@@ -1,5 +1,5 @@
 import { parse as parseSelector } from 'css-what';
-import { badRequest, FieldProblems, refused } from '../../../core';
+import { badRequest, choice, FieldProblems, flag, refuse, text as readText, type TextRule, wholeNumber } from '../../../core';
 import { cleanText } from '../collect/text';
 
 export const GOAL_TYPES = ['clicks', 'views', 'visits', 'hook'] as const;
@@ -55,27 +55,9 @@ export function toGoal(row: Record<string, unknown>): Goal {
   };
 }
 
-/** A refused goal field, in words a site owner understands next to the form field. */
-const refuse = (field: string, problem: string) => refused([{ field, problem }]);
-
-function choice<T extends string>(field: string, value: unknown, choices: readonly T[]): T {
-  if (typeof value === 'string' && (choices as readonly string[]).includes(value)) return value as T;
-  throw refuse(field, `must be one of ${choices.join(', ')}`);
-}
-
-function text(field: string, value: unknown, max: number, pattern?: { test: RegExp; problem: string }): string {
-  if (typeof value !== 'string') throw refuse(field, 'must be text');
-  const clean = cleanText(value, max + 1);
-  if (clean.length > max) throw refuse(field, `must be at most ${max} characters`);
-  if (pattern && clean !== '' && !pattern.test.test(clean)) throw refuse(field, pattern.problem);
-  return clean;
-}
-
-function uint(field: string, value: unknown): number {
-  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return value;
-  if (typeof value === 'string' && /^\d{1,15}$/.test(value)) return Number(value);
-  throw refuse(field, 'must be a whole number of 0 or more');
-}
+/** A goal's text, cleaned as tracked text is (controls become spaces) before the rule applies. */
+const text = (field: string, value: unknown, max: number, pattern?: TextRule['pattern']): string =>
+  readText(value, field, { max, clean: (raw) => cleanText(raw, max + 1), ...(pattern ? { pattern } : {}) });
 
 /** A CSS selector the tracker can look for: it must parse (`>` is the child combinator), and it cannot carry markup. */
 function selector(value: unknown): string {
@@ -110,16 +92,16 @@ export function parseGoalInput(body: unknown, base: GoalInput, { creating = fals
           out.title = text('title', value, 255);
           break;
         case 'type':
-          out.type = choice('type', value, GOAL_TYPES);
+          out.type = choice(value, 'type', GOAL_TYPES);
           break;
         case 'status':
-          out.status = choice('status', value, GOAL_STATUSES);
+          out.status = choice(value, 'status', GOAL_STATUSES);
           break;
         case 'url':
           out.url = text('url', value, 255, URL_PATTERN) || '*';
           break;
         case 'page_id':
-          out.page_id = uint('page_id', value);
+          out.page_id = wholeNumber(value, 'page_id', 0);
           break;
         case 'selector':
           out.selector = selector(value);
@@ -128,10 +110,10 @@ export function parseGoalInput(body: unknown, base: GoalInput, { creating = fals
           out.hook = text('hook', value, 191, HOOK_PATTERN);
           break;
         case 'conversion_metric':
-          out.conversion_metric = choice('conversion_metric', value, CONVERSION_METRICS);
+          out.conversion_metric = choice(value, 'conversion_metric', CONVERSION_METRICS);
           break;
         case 'block_goal':
-          out.block_goal = value === true || value === 1 || value === '1' ? 1 : value === false || value === 0 || value === '0' ? 0 : uint('block_goal', -1);
+          out.block_goal = flag(value, 'block_goal') ? 1 : 0;
           break;
         case 'block_uid':
           out.block_uid = text('block_uid', value, 64, { test: /^[A-Za-z0-9_-]+$/, problem: 'may hold letters, digits, _ and - only' });
