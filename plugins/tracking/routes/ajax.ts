@@ -1,8 +1,9 @@
 import express, { Router } from 'express';
 import { badRequest, forbidden } from '../../../core/errors';
-import { trackingCors } from '../../../core/http/cors';
+import { corsMiddleware } from '../../../core/http/cors';
 import type { PluginContext } from '../../../core/plugins/context';
 import { cleanText } from '../collect/text';
+import { trackingCors } from './cors';
 
 const FIELDS = ['message', 'status', 'url', 'endpoint', 'error', 'data'] as const;
 
@@ -13,7 +14,7 @@ const FIELDS = ['message', 'status', 'url', 'endpoint', 'error', 'data'] as cons
  */
 export function registerAjaxRoute(ctx: PluginContext): void {
   const router = Router();
-  router.use(trackingCors(ctx.config));
+  router.use(corsMiddleware(trackingCors(ctx.config)));
   router.post('/', express.urlencoded({ extended: false, limit: '64kb' }), express.json({ limit: '64kb' }), (req, res) => {
     const body = (req.body ?? {}) as Record<string, unknown>;
     if (body.action !== 'svc_tracking_error') throw badRequest('action: unknown action.', 'svc_unknown_action');
