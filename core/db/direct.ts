@@ -33,20 +33,13 @@ interface PoolManager<C> {
   releaseConnection(connection: C): Promise<void> | void;
 }
 
-/**
- * The driver's own conversion of column values (numbers and strings), not
- * sequelize's per-column callback, which only matters for the dates, JSON and
- * geometry these statements do not read.
- */
-const query = (sql: string, values: DirectValue[]) => ({ sql, values, typeCast: true });
-
 function mysqlStatements(connection: MysqlConnection): DirectStatements {
   return {
     all: <T>(sql: string, values: DirectValue[]) =>
-      new Promise<T[]>((resolve, reject) => connection.query(query(sql, values), (err, rows) => (err ? reject(err) : resolve(rows as T[])))),
+      new Promise<T[]>((resolve, reject) => connection.query(sql, values, (err, rows) => (err ? reject(err) : resolve(rows as T[])))),
     run: (sql, values) =>
       new Promise((resolve, reject) =>
-        connection.query(query(sql, values), (err, result) => {
+        connection.query(sql, values, (err, result) => {
           if (err) return reject(err);
           const header = result as { insertId: number; affectedRows: number };
           resolve({ lastId: Number(header.insertId), changes: header.affectedRows });
