@@ -207,8 +207,8 @@ export class Tracker {
       await hooks.doAction('svc_after_create_statistic', written.statisticId, after);
       if (!this.d.domains.known(hit.host)) await this.d.domains.observe(hit.host);
     }
-    // 10. Outbound link, fired for every recorded hit.
-    await hooks.doAction('svc_track_external_link', written.statisticId, hit.external_link_url);
+    // 10. Outbound link, fired for every recorded hit (the free tier does not tap it: no turn of the event loop then).
+    if (hooks.hasAction('svc_track_external_link')) await hooks.doAction('svc_track_external_link', written.statisticId, hit.external_link_url);
     return { recorded: true, hitType, statisticId: written.statisticId, sessionId: written.sessionId, uid: hit.uid };
   }
 
