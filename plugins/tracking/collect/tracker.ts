@@ -130,7 +130,7 @@ export class Tracker {
     );
     const { uid, fingerprint } = waits(identity) ? await identity : identity;
     const ids = this.lookupIds(agent);
-    const [browser_id, browser_version_id, platform_id, device_id] = waits(ids) ? await ids : ids;
+    const [browser_id = 0, browser_version_id = 0, platform_id = 0, device_id = 0] = waits(ids) ? await ids : ids;
     const sanitized = sanitizedHit(hit, { uid, fingerprint, ip, time, browser_id, browser_version_id, platform_id, device_id });
     return this.locks.run(uid, () => this.record(sanitized, cfg));
   }
