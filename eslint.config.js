@@ -3,6 +3,26 @@
 const js = require('@eslint/js');
 const tseslint = require('typescript-eslint');
 
+/** `../core/<anything>`: a module of the kernel other than its SDK (`../core`). */
+const SERVER_SDK_ONLY = {
+  regex: '^(\\.\\./)+core/',
+  message: 'Plugins import the kernel only through its SDK, core/index.ts (browser code: core/assets/client).',
+};
+/** Browser code: only `core/assets/client` itself. */
+const CLIENT_SDK_ONLY = {
+  regex: '^(\\.\\./)+core(?!/assets/client$)(/.*)?$',
+  message: 'Browser code of plugins imports the kernel only through core/assets/client (its index.ts).',
+};
+/** Tests may also use the kernel's test helpers (`core/**\/test/`). */
+const SERVER_SDK_OR_TEST_HELPERS = {
+  regex: '^(\\.\\./)+core/(?!(.+/)?test/)',
+  message: 'Plugin tests import the kernel through core/index.ts, or test helpers (test/helpers, core/**/test).',
+};
+const NO_TEST_HELPERS = {
+  regex: '(^|/)test/',
+  message: 'Product code does not import test helpers.',
+};
+
 module.exports = tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'test-output/**', 'data/**'] },
   js.configs.recommended,
@@ -16,6 +36,20 @@ module.exports = tseslint.config(
   {
     files: ['**/*.js'],
     rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  // The plugin SDK: plugin code reaches the kernel only through core/index.ts (server) and
+  // core/assets/client/index.ts (browser); tests may also use the test helpers.
+  {
+    files: ['plugins/**/*.ts', 'examples/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [SERVER_SDK_ONLY, NO_TEST_HELPERS] }] },
+  },
+  {
+    files: ['plugins/*/client/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [CLIENT_SDK_ONLY, NO_TEST_HELPERS] }] },
+  },
+  {
+    files: ['plugins/**/test/**/*.ts', 'plugins/**/*.test.ts', 'examples/**/*.test.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [SERVER_SDK_OR_TEST_HELPERS] }] },
   },
   {
     files: ['test/**/*.ts', '**/*.test.ts'],

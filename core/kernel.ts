@@ -4,7 +4,6 @@ import type net from 'node:net';
 import path from 'node:path';
 import { AbilitiesRegistry } from './abilities/registry';
 import { createMcpRouter } from './abilities/mcp';
-import { registerStatisticsAbilities } from './abilities/pro-gate';
 import { createAbilitiesRouter } from './abilities/routes';
 import { AdminService } from './admin/admin';
 import { AssetService } from './assets/assets';
@@ -36,7 +35,7 @@ import { Mailer } from './mail/mailer';
 import { Options } from './options/options';
 import { Transients } from './options/transients';
 import type { PluginContext } from './plugins/context';
-import { type PluginStatus, type Staging, loadPlugins, selectPlugins } from './plugins/loader';
+import { type PluginStatus, type Staging, loadAlwaysParts, loadPlugins, selectPlugins } from './plugins/loader';
 import type { PluginManifest } from './plugins/manifest';
 import { ServiceRegistry } from './plugins/services';
 import { Scheduler } from './scheduler/scheduler';
@@ -44,8 +43,7 @@ import { ensureFirstAdmin } from './setup/first-admin';
 import { registerCore } from './setup/register-core';
 import { Settings } from './settings/settings';
 import { StatisticsService } from './statistics/service';
-import { registerTrackingSettings } from './settings/tracking-settings';
-import { coreMigrations } from '../migrations';
+import { coreMigrations } from './migrations';
 import { SVC_VERSION } from './version';
 
 export interface KernelOptions {
@@ -240,24 +238,19 @@ export class Kernel {
   }
 
   private async setUp(opts: KernelOptions): Promise<void> {
-    registerTrackingSettings(this.settings);
     registerLoginPages(this.admin, this.passport, this.loginLimiter);
     registerCore(this);
     await ensureFirstAdmin(this.users, this.config, this.logger, opts.announce ?? ((line) => process.stdout.write(`${line}\n`)));
+    const context = (manifest: PluginManifest, staging: Staging) => this.pluginContext(manifest, staging);
+    await loadAlwaysParts(this.config, context);
     const selection = selectPlugins(this.config, opts.plugins ?? []);
-    await loadPlugins(selection, {
-      statuses: this.pluginStatuses,
-      db: this.db,
-      logger: this.logger,
-      context: (manifest, staging) => this.pluginContext(manifest, staging),
-    });
+    await loadPlugins(selection, { statuses: this.pluginStatuses, db: this.db, logger: this.logger, context });
     for (const route of this.statistics.data.fallbackRoutes()) this.rest.add('core', route);
     this.http.mount('/', this.assets.router);
     this.http.mountRest('svc/v1', this.rest.router);
     this.http.mountRest('wp-abilities/v1', createAbilitiesRouter(this.abilities, { users: this.users, nonces: this.nonces, hooks: this.hooks }));
     this.http.mount('/svc/mcp', createMcpRouter(this.abilities, this.logger.child({ service: 'mcp' }), SVC_VERSION), { basicAuth: true });
     this.http.mountAdmin(this.admin.router);
-    await registerStatisticsAbilities(this);
   }
 
   private pluginContext(manifest: PluginManifest, staging: Staging): PluginContext {

@@ -4,7 +4,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
-const SOURCES = ['core', 'plugins', 'migrations', 'views', 'examples', 'hooks.d.ts', 'package.json', 'tsconfig.json', 'tsconfig.build.json'];
+const SOURCES = ['core', 'plugins', 'examples', 'hooks.d.ts', 'package.json', 'tsconfig.json', 'tsconfig.build.json'];
 
 function newestMtime(target) {
   if (!fs.existsSync(target)) return 0;

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Compiles the server (tsc) and copies what the compiled code reads at run time
-// (views, plugin and example views and data, hooks.d.ts) into dist/. Client bundles are
+// (the kernel's views, plugin and example views and data, hooks.d.ts) into dist/. Client bundles are
 // built by scripts/bundle-clients.js when present.
 'use strict';
 const { execFileSync } = require('node:child_process');
@@ -17,7 +17,7 @@ execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', pat
 });
 
 const copy = (from, to) => fs.cpSync(from, to, { recursive: true });
-copy(path.join(root, 'views'), path.join(dist, 'views'));
+copy(path.join(root, 'core', 'views'), path.join(dist, 'core', 'views'));
 fs.copyFileSync(path.join(root, 'hooks.d.ts'), path.join(dist, 'hooks.d.ts'));
 for (const parent of ['plugins', 'examples']) {
   const dir = path.join(root, parent);

@@ -4,6 +4,8 @@ import { SECRET_MASK, type SettingField, type Settings } from '../settings/setti
 import type { AdminResult, AdminService } from './admin';
 
 const VIEW = path.join(VIEWS_DIR, 'settings.ejs');
+/** Sections show in the order their first field was registered, except this one, which comes last. */
+const LAST_SECTION = 'Advanced';
 
 /** What the form shows for a field: a flag, a list of chosen values or text. */
 function shown(field: SettingField, value: unknown): boolean | string[] | string {
@@ -36,6 +38,7 @@ async function page(settings: Settings, values: Record<string, unknown>, errors:
     if (!section) sections.push((section = { name: field.section, fields: [] }));
     section.fields.push({ field, value: shown(field, values[field.key]), error: errors[field.key] });
   }
+  sections.sort((a, b) => Number(a.name === LAST_SECTION) - Number(b.name === LAST_SECTION));
   const known = new Set(fields.map((f) => f.key));
   const stray = Object.entries(errors).filter(([key]) => !known.has(key)).map(([key, message]) => `${key}: ${message}`);
   const panels = await Promise.all(settings.panels().map(async (p) => ({ key: p.key, title: p.title, ...(await p.render()) })));

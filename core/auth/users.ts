@@ -1,6 +1,7 @@
 import { type Transaction, UniqueConstraintError } from 'sequelize';
 import type { Clock } from '../clock';
 import type { Database } from '../db/database';
+import { LOCK_ROWS } from '../db/sql';
 import { badRequest, conflict, notFound } from '../errors';
 import type { PluginHooks } from '../hooks/registry';
 import { couldBeLogin, normaliseLogin } from './login-names';
@@ -34,8 +35,6 @@ export const PASSWORD_MIN = 8;
 /** Longer secrets add nothing and make every check slower. */
 export const PASSWORD_MAX = 200;
 
-/** Per dialect: MySQL locks the administrators' rows for the check; SQLite runs one transaction at a time anyway. */
-const LOCK_ROWS = { mysql: ' FOR UPDATE', sqlite: '' };
 
 /** Why `password` cannot be a person's password (`at least 8 characters`), or null when it can. */
 export function passwordProblem(password: string): string | null {

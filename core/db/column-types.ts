@@ -18,6 +18,8 @@ export function columnTypes(dialect: Dialect) {
     tinyint: mysql ? DataTypes.TINYINT : DataTypes.INTEGER,
     bool: DataTypes.BOOLEAN,
     string: (length = 255) => DataTypes.STRING(length),
+    /** Text that groups and compares byte for byte, as SQLite's does: MySQL's default collation ignores case and accents. */
+    exactString: (length = 255) => (mysql ? DataTypes.STRING(length).BINARY : DataTypes.STRING(length)),
     text: DataTypes.TEXT,
     longText: mysql ? DataTypes.TEXT('long') : DataTypes.TEXT,
     float: DataTypes.DOUBLE,

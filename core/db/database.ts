@@ -7,6 +7,7 @@ import { type DirectDatabase, createDirect } from './direct';
 import { installFailover } from './failover';
 import { splitDatabaseHosts } from './hosts';
 import { retryStatement, retryTransaction } from './retry';
+import { serial } from './serial';
 
 export type Dialect = 'sqlite' | 'mysql';
 
@@ -29,9 +30,11 @@ export interface Database {
   insert(sql: string, replacements?: unknown[] | Record<string, unknown>, transaction?: Transaction): Promise<{ id: number; affected: number }>;
   /**
    * Runs `work` in a transaction. `writes: true` takes SQLite's write lock at
-   * the start (BEGIN IMMEDIATE), so a transaction that reads, then writes
-   * waits its turn instead of failing with SQLITE_BUSY; MySQL locks rows as
-   * the statements ask (`FOR UPDATE`). On MariaDB/MySQL a transaction that
+   * the start (BEGIN IMMEDIATE, one such transaction of the process at a
+   * time), so a transaction that reads, then writes waits its turn instead of
+   * failing with SQLITE_BUSY; on MySQL it reads what is committed (READ
+   * COMMITTED), so a row locked with `FOR UPDATE` is read as the transaction
+   * that held the lock left it. On MariaDB/MySQL a transaction that
    * loses a deadlock or a Galera certification conflict, or whose server
    * goes away before its COMMIT, runs again from the start (so `work` must
    * have no effects outside the database); see core/db/retry.ts.
@@ -117,7 +120,10 @@ export async function connectDatabase(url: string, prefix: string, logger?: SvcL
   const statement = <T>(transaction: Transaction | undefined, read: boolean, run: () => Promise<T>) =>
     transaction || dialect === 'sqlite' ? run() : retryStatement(run, { read });
 
-  const direct = createDirect(sequelize, dialect, storage);
+  // SQLite has one writer. Write transactions of this process wait in one queue for the one before,
+  // instead of each waiting inside SQLite's busy handler, which holds one of libuv's few threads.
+  const sqliteWrites = serial();
+  const direct = createDirect(sequelize, dialect, storage, sqliteWrites);
 
   return {
     sequelize,
@@ -147,9 +153,10 @@ export async function connectDatabase(url: string, prefix: string, logger?: SvcL
       });
     },
     transaction: (work, { writes = false } = {}) => {
-      if (dialect === 'sqlite') return writes ? sequelize.transaction({ type: Transaction.TYPES.IMMEDIATE }, work) : sequelize.transaction(work);
+      if (dialect === 'sqlite') return writes ? sqliteWrites(() => sequelize.transaction({ type: Transaction.TYPES.IMMEDIATE }, work)) : sequelize.transaction(work);
+      const options = writes ? { isolationLevel: Transaction.ISOLATION_LEVELS.READ_COMMITTED } : {};
       return retryTransaction((committing) =>
-        sequelize.transaction(async (t) => {
+        sequelize.transaction(options, async (t) => {
           const result = await work(t);
           committing();
           return result;

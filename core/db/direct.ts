@@ -3,6 +3,7 @@ import type { Sequelize } from 'sequelize';
 import type { Database as SqliteHandle } from 'sqlite3';
 import type { Dialect } from './database';
 import { retryTransaction } from './retry';
+import type { Serial } from './serial';
 
 export type DirectValue = string | number | null;
 
@@ -109,14 +110,12 @@ async function openSqlite(storage: string): Promise<SqliteHandle> {
 }
 
 /** `storage` is the file; an in-memory database has one handle, sequelize's. */
-function sqliteDirect(sequelize: Sequelize, storage: string): DirectDatabase {
+function sqliteDirect(sequelize: Sequelize, storage: string, writes: Serial): DirectDatabase {
   const shared = storage === ':memory:' ? (sequelize.connectionManager as unknown as PoolManager<SqliteHandle>).getConnection() : null;
   let reader: Promise<SqliteHandle> | null = null;
   let writer: Promise<SqliteHandle> | null = null;
   const readHandle = () => (reader ??= shared ?? openSqlite(storage));
   const writeHandle = () => (writer ??= shared ?? openSqlite(storage));
-  /** SQLite has one writer: transactions wait for the one before. */
-  let tail: Promise<unknown> = Promise.resolve();
   return {
     all: async (sql, values) => sqliteStatements(await readHandle()).all(sql, values),
     run: async (sql, values) => sqliteStatements(await readHandle()).run(sql, values),
@@ -133,12 +132,10 @@ function sqliteDirect(sequelize: Sequelize, storage: string): DirectDatabase {
           throw err;
         }
       };
-      const result = tail.then(run, run);
-      tail = result.catch(() => undefined);
-      return result;
+      return writes(run);
     },
     async close() {
-      await tail;
+      await writes(async () => undefined);
       if (shared) return;
       const handles = await Promise.all([reader, writer].filter((h): h is Promise<SqliteHandle> => h !== null).map((h) => h.catch(() => null)));
       reader = writer = null;
@@ -147,6 +144,7 @@ function sqliteDirect(sequelize: Sequelize, storage: string): DirectDatabase {
   };
 }
 
-export function createDirect(sequelize: Sequelize, dialect: Dialect, sqliteStorage: string): DirectDatabase {
-  return dialect === 'mysql' ? mysqlDirect(sequelize) : sqliteDirect(sequelize, sqliteStorage);
+/** `sqliteWrites` is the database's one queue of SQLite write transactions (database.ts). */
+export function createDirect(sequelize: Sequelize, dialect: Dialect, sqliteStorage: string, sqliteWrites: Serial): DirectDatabase {
+  return dialect === 'mysql' ? mysqlDirect(sequelize) : sqliteDirect(sequelize, sqliteStorage, sqliteWrites);
 }

@@ -25,6 +25,13 @@ export async function upsert(
   await db.execute(head + tail, Object.values(row), transaction);
 }
 
+/**
+ * Per dialect: what ends a SELECT that locks the rows it reads until the
+ * transaction ends. SQLite needs none: a `writes` transaction holds the
+ * database's one write lock (database.ts).
+ */
+export const LOCK_ROWS = { mysql: ' FOR UPDATE', sqlite: '' } as const;
+
 /** Per dialect: an insert that skips rows a unique key already holds. */
 const INSERT_IGNORE = { mysql: 'INSERT IGNORE', sqlite: 'INSERT OR IGNORE' } as const;
 

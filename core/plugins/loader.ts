@@ -45,11 +45,17 @@ export class Staging {
   }
 }
 
+/** The module `<dir>/<name>.js` or `.ts`, or null when the folder has none. */
+function moduleIn(dir: string, name: string): string | null {
+  const file = [`${name}.js`, `${name}.ts`].map((f) => path.join(dir, f)).find((f) => fs.existsSync(f));
+  return file ? path.join(dir, name) : null;
+}
+
 function builtInDirs(): string[] {
   if (!fs.existsSync(PLUGINS_DIR)) return [];
   return fs
     .readdirSync(PLUGINS_DIR, { withFileTypes: true })
-    .filter((d) => d.isDirectory() && ['index.js', 'index.ts'].some((f) => fs.existsSync(path.join(PLUGINS_DIR, d.name, f))))
+    .filter((d) => d.isDirectory() && moduleIn(path.join(PLUGINS_DIR, d.name), 'index') !== null)
     .map((d) => path.join(PLUGINS_DIR, d.name))
     .sort();
 }
@@ -159,6 +165,29 @@ export async function loadPlugins(selection: ReturnType<typeof selectPlugins>, d
     else if (s.state === 'skipped') deps.logger.info({ plugin: s.name, code: s.code }, `plugin ${s.name} skipped: ${s.reason}`);
   }
   return statuses;
+}
+
+/**
+ * Registers the always-loaded part (`always.ts`) of every built-in plugin the
+ * license allows, whatever `SVC_PLUGINS` selects: what must exist even when
+ * the plugin itself is not loaded (its settings fields; the answer a license
+ * without it gives). These parts are not listed among the plugins, have no
+ * migrations, and the kernel does not start when one fails.
+ */
+export async function loadAlwaysParts(config: SvcConfig, context: LoadDeps['context']): Promise<void> {
+  for (const dir of builtInDirs()) {
+    const modulePath = moduleIn(dir, 'always');
+    if (!modulePath) continue;
+    const manifest = requireManifest(modulePath);
+    if (!licenseAllows(config.license, manifest.tier)) continue;
+    const staging = new Staging();
+    try {
+      await manifest.register(context(manifest, staging));
+    } catch (err) {
+      throw new SvcError('SVC_ERR_PLUGIN_REGISTER', `the always-loaded part of plugin ${path.basename(dir)} failed: ${describeError(err)}`, 500);
+    }
+    staging.commit();
+  }
 }
 
 /** The migrations every loadable plugin ships, for `svc migrate`. */

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { UsageError, definePlugin } from '../../core';
+import { definePlugin, UsageError } from '../../core';
 
 declare module '../../hooks' {
   interface SvcFilters {

@@ -1,8 +1,5 @@
-import type { StatisticsAbility, StatisticsExecutor, StatisticsInput } from '../../core/abilities/statistics';
-import { SvcError, describeError } from '../../core/errors';
-import type { SvcLogger } from '../../core/logger';
-import { isoDay } from '../../core/statistics/dates';
-import type { SvcServices } from '../../core/plugins/services';
+import type { StatisticsAbility, StatisticsExecutor, StatisticsInput } from './statistics';
+import { describeError, isoDay, SvcError, type SvcLogger, type SvcServices } from '../../core';
 import { columns } from './labels';
 import type { AbilityRateLimits } from './rate-limit';
 

@@ -1,6 +1,6 @@
-import { followFlag } from '../../core/abilities/follow';
-import { abilitiesEnabled, statisticsAbilitiesSwitch } from '../../core/abilities/statistics';
-import { definePlugin } from '../../core/plugins/manifest';
+import { followFlag } from './follow';
+import { abilitiesEnabled, statisticsAbilitiesSwitch } from './statistics';
+import { definePlugin } from '../../core';
 import { datatableExecutor } from './execute';
 import { AbilityRateLimits } from './rate-limit';
 

@@ -1,6 +1,4 @@
-import { RateLimiter } from '../../core/db/rate-limiter';
-import { SvcError, describeError, tooManyRequests } from '../../core/errors';
-import type { PluginContext } from '../../core/plugins/context';
+import { describeError, type PluginContext, RateLimiter, SvcError, tooManyRequests } from '../../core';
 
 /** ecommerce.md §8: 30 runs per 60-second window, per user and ability. */
 export const DEFAULT_MAX = 30;

@@ -1,4 +1,4 @@
-import type { PluginContext } from '../../core/plugins/context';
+import type { PluginContext } from '../../core';
 import { BlockBuilder } from './mail/block-builder';
 import { MailRenderer } from './mail/renderer';
 import { BatchSender } from './services/batch-sender';

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import express from 'express';
-import { definePlugin } from '../../core/plugins/manifest';
+import { definePlugin } from '../../core';
 import { registerAdminPages } from './admin/pages';
 import { createReportsApp } from './app';
 import { registerJobs } from './jobs';

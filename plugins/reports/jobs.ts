@@ -1,4 +1,4 @@
-import type { PluginContext } from '../../core/plugins/context';
+import type { PluginContext } from '../../core';
 import type { ReportsApp } from './app';
 import { purgeOldLogs } from './services/retention';
 

@@ -1,6 +1,5 @@
 import { DateTime } from 'luxon';
-import type { Clock } from '../../core/clock';
-import type { Options } from '../../core/options/options';
+import type { Clock, Options } from '../../core';
 
 export const ACTIVATION_OPTION = 'svc_sales_activated';
 

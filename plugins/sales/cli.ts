@@ -1,7 +1,6 @@
-import { UsageError, parseCommandArgs } from '../../core/cli/args';
-import type { CliIO } from '../../core/cli/command';
+import { type CliIO, parseCommandArgs, UsageError } from '../../core';
 import { BACKFILL_HOOK } from './backfill/backfill';
-import type { SalesCore } from './composition';
+import type { SalesApp } from './app';
 
 /** Longest pause between two looks while a step waits for its time (a retry) or runs on another node. */
 const MAX_WAIT_MS = 5000;
@@ -12,8 +11,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * like the scheduler claims them, so a server running them too is fine),
  * printing its progress, until it ends; answers the exit code.
  */
-async function follow(core: SalesCore, id: string, io: CliIO): Promise<number> {
-  const { ctx, backfill } = core;
+async function follow(app: SalesApp, id: string, io: CliIO): Promise<number> {
+  const { ctx, backfill } = app;
   for (let state = await backfill.running(id); state; state = await backfill.running(id)) {
     const label = state.phase === 'aggregate' ? `adding up ${state.processed}/${state.total} days` : `listing the history, page ${(state.pages ?? 0) + 1}`;
     io.progress((await backfill.percentOf(id)) ?? 100, 100, label);
@@ -38,8 +37,8 @@ async function follow(core: SalesCore, id: string, io: CliIO): Promise<number> {
  * until it ends; a backfill already under way is followed, not started
  * over. `--detach` leaves it to the scheduler of the running server.
  */
-export function registerSalesCommand(core: SalesCore): void {
-  core.ctx.cli.command({
+export function registerSalesCommand(app: SalesApp): void {
+  app.ctx.cli.command({
     name: 'sales',
     summary: 'Run the subscription backfill of an integration again and follow it',
     usage: 'backfill <integration> [--detach]',
@@ -47,19 +46,19 @@ export function registerSalesCommand(core: SalesCore): void {
       const { values, positionals } = parseCommandArgs(args, [], { min: 2, max: 2 }, ['detach']);
       const [action, id] = positionals as [string, string];
       if (action !== 'backfill') throw new UsageError(`unknown action ${action}`);
-      const integration = core.integrations.get(id);
-      if (!integration) throw new UsageError(`no integration named ${id}; known: ${core.integrations.all().map((i) => i.id).join(', ')}`);
+      const integration = app.integrations.get(id);
+      if (!integration) throw new UsageError(`no integration named ${id}; known: ${app.integrations.all().map((i) => i.id).join(', ')}`);
       if (!(await integration.isActive())) {
         io.err(`${id} is not active: fill in its settings first.`);
         return 1;
       }
       const detach = values.detach === 'true';
-      if (await core.backfill.running(id)) {
-        io.err(`a backfill of ${id} is already running (${await core.backfill.percentOf(id)} %); it is not started over.`);
+      if (await app.backfill.running(id)) {
+        io.err(`a backfill of ${id} is already running (${await app.backfill.percentOf(id)} %); it is not started over.`);
       } else {
-        await core.integrations.forget(id);
-        await core.checkIntegrations();
-        const state = await core.backfill.running(id);
+        await app.integrations.forget(id);
+        await app.checkIntegrations();
+        const state = await app.backfill.running(id);
         if (!state) {
           io.out(`${id} has no subscription history to backfill`);
           return 0;
@@ -70,7 +69,7 @@ export function registerSalesCommand(core: SalesCore): void {
         io.out(`backfill of ${id} scheduled: a running server works through it; \`svc sales backfill ${id}\` follows it (or does the work itself)`);
         return 0;
       }
-      return follow(core, id, io);
+      return follow(app, id, io);
     },
   });
 }

@@ -85,6 +85,12 @@ export interface SalesService {
   ingest(events: readonly unknown[], options: IngestOptions): Promise<IngestResult>;
   /** The state of a subscription a sender sent, or null when it has none by that id (integrations detect reactivations with it). */
   subscriptionStanding(source: EventSource, subscriptionId: string): Promise<SubscriptionStanding | null>;
+  /**
+   * Takes back a refund the sender sent that did not go through after all (a
+   * card refund that failed after it succeeded): what it gave back counts
+   * again. False when the sender sent no refund by that id.
+   */
+  withdrawRefund(source: EventSource, refundId: string): Promise<boolean>;
   registerIntegration(integration: SubscriptionIntegration): void;
   /** Runs `sales_products` or `subscription_products` as the REST route does; answers the rows and the metrics it ran. */
   datatable(id: string, input: DatatableInput): Promise<DatatableRun>;

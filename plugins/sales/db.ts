@@ -1,6 +1,5 @@
 import type { Transaction } from 'sequelize';
-import type { Database } from '../../core/db/database';
-import { insertIgnoring } from '../../core/db/sql';
+import { type Database, insertIgnoring } from '../../core';
 
 /** The quoted name of one of the plugin's (or the kernel's) tables. */
 export const tbl = (db: Database, name: string): string => db.quote(db.table(name));

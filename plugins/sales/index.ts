@@ -1,8 +1,8 @@
-import { definePlugin } from '../../core/plugins/manifest';
+import { definePlugin } from '../../core';
 import { BACKFILL_HOOK } from './backfill/backfill';
 import { registerSalesTab } from './admin/tab';
 import { registerSalesCommand } from './cli';
-import { createSalesCore } from './composition';
+import { createSalesApp } from './app';
 import { Currencies, currencySetting } from './data/currency';
 import { registerSalesData } from './data/register';
 import { datatableService } from './datatables/service';
@@ -19,24 +19,25 @@ export default definePlugin({
   tier: 'business',
   migrations: salesMigrations,
   async register(ctx) {
-    const core = createSalesCore(ctx);
-    await core.activation.init();
+    const app = createSalesApp(ctx);
+    await app.activation.init();
     ctx.hooks.declareAction(BACKFILL_HOOK, ['integration', 'phase', 'cursor', 'attempt']);
-    ctx.hooks.addAction(BACKFILL_HOOK, (integration, phase, cursor, attempt) => core.backfill.run(integration, phase, cursor, attempt));
-    ctx.hooks.addAction('svc_every_hour', () => core.checkIntegrations());
+    ctx.hooks.addAction(BACKFILL_HOOK, (integration, phase, cursor, attempt) => app.backfill.run(integration, phase, cursor, attempt));
+    ctx.hooks.addAction('svc_every_hour', () => app.checkIntegrations());
     ctx.services.provide('sales', {
-      ingest: (events, options) => core.ingest(events, options),
+      ingest: (events, options) => app.ingest(events, options),
       subscriptionStanding: (source, subscriptionId) => subscriptionStanding(ctx.db, source, subscriptionId),
-      registerIntegration: (integration) => core.integrations.register(integration),
+      withdrawRefund: (source, refundId) => app.ingestor.withdrawRefund(source, refundId),
+      registerIntegration: (integration) => app.integrations.register(integration),
       ...datatableService(ctx),
     });
     ctx.settings.register(currencySetting);
     const currencies = new Currencies(ctx.db, ctx.settings);
-    registerSalesData(core, currencies);
-    registerSalesTab(core, currencies);
-    tapDemo(core);
-    registerIngestRoute(core);
-    registerActionRoute(core);
-    registerSalesCommand(core);
+    registerSalesData(app, currencies);
+    registerSalesTab(app, currencies);
+    tapDemo(app);
+    registerIngestRoute(app);
+    registerActionRoute(app);
+    registerSalesCommand(app);
   },
 });

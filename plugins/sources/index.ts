@@ -1,6 +1,5 @@
 import path from 'node:path';
-import { definePlugin } from '../../core/plugins/manifest';
-import { RETENTION_SETTING, retentionCutoff } from '../../core/statistics/summaries/retention';
+import { definePlugin, RETENTION_SETTING, retentionCutoff } from '../../core';
 import { campaignsTable } from './migrations/0001-campaigns';
 import { CampaignStore } from './services/campaign-store';
 import { registerSourcesData } from './services/data';

@@ -1,5 +1,4 @@
-import type { PluginContext } from '../../core/plugins/context';
-import { licenseAllows } from '../../core/config';
+import { licenseAllows, type PluginContext } from '../../core';
 import { ShareSessions } from './services/share-sessions';
 import { type ShareableTab, shareableTabs } from './services/tabs';
 import { TokenStore } from './services/token-store';

@@ -1,4 +1,4 @@
-import { definePlugin } from '../../core/plugins/manifest';
+import { definePlugin } from '../../core';
 import { ADMIN_SCRIPT, registerAdminPages } from './admin/pages';
 import { createStoryApp } from './app';
 import { registerShareHooks } from './route-meta';

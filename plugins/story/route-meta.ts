@@ -1,7 +1,4 @@
-import { ANONYMOUS } from '../../core/auth/types';
-import { forbidden } from '../../core/errors';
-import { Priority } from '../../core/hooks/registry';
-import type { PluginContext } from '../../core/plugins/context';
+import { ANONYMOUS, forbidden, type PluginContext, Priority } from '../../core';
 import type { StoryApp } from './app';
 import { decideAccess } from './services/access';
 import { licensed } from './services/tabs';

@@ -1,5 +1,5 @@
 import Stripe from 'stripe';
-import type { PluginSettings } from '../../core/settings/settings';
+import type { PluginSettings } from '../../core';
 import { API_BASE, API_KEY } from './settings';
 import type { StripeCheckoutSession, StripeInvoice, StripeLineItem, StripeRefund, StripeSubscription } from './types';
 

@@ -1,4 +1,4 @@
-import { definePlugin } from '../../core/plugins/manifest';
+import { definePlugin } from '../../core';
 import { StripeClient } from './client';
 import { invoiceSubscription, isRenewal, renewal, subscriptionEvents } from './mapping';
 import { STRIPE_SETTINGS, WEBHOOK_SECRET } from './settings';

@@ -92,6 +92,9 @@ export const isRenewal = (i: StripeInvoice): boolean => i.status === 'paid' && i
 /** A refund that went through (`succeeded`); pending, failed and canceled ones take nothing back. */
 export const refundSucceeded = (r: StripeRefund): boolean => r.status === 'succeeded';
 
+/** A refund that will give nothing back: one that succeeded may still fail later (a closed card). */
+export const refundFailed = (r: StripeRefund): boolean => r.status === 'failed' || r.status === 'canceled';
+
 /** A succeeded refund of a Checkout Session's payment as a `refund` event of that order. */
 export function refundEvent(r: StripeRefund, session: StripeCheckoutSession): IngestEvent {
   return {

@@ -1,5 +1,4 @@
-import { badRequest } from '../../core/errors';
-import type { SettingField } from '../../core/settings/settings';
+import { badRequest, type SettingField } from '../../core';
 
 export const WEBHOOK_SECRET = 'svc_stripe_webhook_secret';
 export const API_KEY = 'svc_stripe_api_key';

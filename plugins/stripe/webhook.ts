@@ -1,15 +1,20 @@
 import express from 'express';
-import { badRequest, describeError, isSvcError, unavailable } from '../../core/errors';
-import type { PluginContext } from '../../core/plugins/context';
-import type { SvcServices } from '../../core/plugins/services';
+import { badRequest, describeError, isSvcError, type PluginContext, type SvcServices, unavailable } from '../../core';
 import type { StripeClient } from './client';
-import { type IngestEvent, checkoutOrder, invoiceSubscription, isRenewal, reactivation, refundEvent, refundSucceeded, renewal, subscriptionEvents } from './mapping';
+import { type IngestEvent, checkoutOrder, invoiceSubscription, isRenewal, reactivation, refundEvent, refundFailed, refundSucceeded, renewal, subscriptionEvents } from './mapping';
 import { WEBHOOK_SECRET } from './settings';
 import type { StripeCharge, StripeCheckoutSession, StripeInvoice, StripeRefund } from './types';
 
 export const WEBHOOK_PATH = '/ecommerce/webhooks/stripe';
 /** Stripe's default: a signature older than five minutes is refused (replays). */
 const TOLERANCE_SECONDS = 300;
+
+/** What one Stripe event asks of sales: events to ingest, and refunds that failed after all. */
+interface Delivery {
+  events: IngestEvent[];
+  failedRefunds: string[];
+}
+const only = (events: IngestEvent[]): Delivery => ({ events, failedRefunds: [] });
 
 interface VerifiedEvent {
   id: string;
@@ -23,7 +28,9 @@ interface VerifiedEvent {
  * `Stripe-Signature` by the `stripe` package before anything is read (a
  * forged, stale or missing signature answers 400 and stores nothing). Paid
  * Checkout Sessions become orders, their succeeded refunds (`refund.created`,
- * `refund.updated`, `charge.refunded`) refunds, `customer.subscription.*`
+ * `refund.updated`, `charge.refunded`) refunds, and a stored refund that fails
+ * later (`refund.failed`, or `failed`/`canceled` in those events) is taken back
+ * (the answer's `withdrawn` counts them, when there are any); `customer.subscription.*`
  * events the subscription's lifecycle, paid renewal invoices renewals; the
  * current subscription is read from the API so every event carries its plan.
  */
@@ -47,21 +54,24 @@ export function registerWebhook(ctx: PluginContext, sales: SvcServices['sales'],
       } catch {
         throw badRequest('The Stripe-Signature does not match this payload.', 'svc_invalid_signature');
       }
-      const events = await reachable(() => eventsOf(event, client, ctx.clock.unix()));
-      return { success: true, ...(await sales.ingest(events, { source: 'stripe' })) };
+      const delivery = await reachable(() => deliveryOf(event, client, ctx.clock.unix()));
+      const result = await sales.ingest(delivery.events, { source: 'stripe' });
+      let withdrawn = 0;
+      for (const id of delivery.failedRefunds) if (await sales.withdrawRefund('stripe', id)) withdrawn++;
+      return { success: true, ...result, ...(withdrawn ? { withdrawn } : {}) };
     },
   });
 }
 
-async function eventsOf(event: VerifiedEvent, client: StripeClient, now: number): Promise<IngestEvent[]> {
+async function deliveryOf(event: VerifiedEvent, client: StripeClient, now: number): Promise<Delivery> {
   const object = event.data.object as { id?: unknown };
   if (!object || typeof object.id !== 'string') throw badRequest('The event carries no object.', 'svc_invalid_webhook');
   switch (event.type) {
     case 'checkout.session.completed':
     case 'checkout.session.async_payment_succeeded': {
       const session = object as StripeCheckoutSession;
-      if (session.mode !== 'payment' || session.payment_status !== 'paid') return [];
-      return [checkoutOrder(session, await client.lineItems(session.id), event.created)];
+      if (session.mode !== 'payment' || session.payment_status !== 'paid') return only([]);
+      return only([checkoutOrder(session, await client.lineItems(session.id), event.created)]);
     }
     case 'customer.subscription.created':
     case 'customer.subscription.updated':
@@ -72,38 +82,39 @@ async function eventsOf(event: VerifiedEvent, client: StripeClient, now: number)
       if (before?.cancel_at_period_end === true && !subscription.cancel_at_period_end && subscription.status === 'active') {
         events.push(reactivation(subscription, event.id, event.created));
       }
-      return events;
+      return only(events);
     }
     case 'refund.created':
     case 'refund.updated':
-      return refundEvents([object as StripeRefund], client);
+    case 'refund.failed':
+      return refundDelivery([object as StripeRefund], client);
     case 'charge.refunded': {
       const charge = object as StripeCharge;
-      return refundEvents(await client.chargeRefunds(charge.id), client);
+      return refundDelivery(await client.chargeRefunds(charge.id), client);
     }
     case 'invoice.paid': {
       const invoice = object as StripeInvoice;
       const subscriptionId = invoiceSubscription(invoice);
-      if (!subscriptionId || !isRenewal(invoice)) return [];
-      return [renewal(await client.subscription(subscriptionId), invoice)];
+      if (!subscriptionId || !isRenewal(invoice)) return only([]);
+      return only([renewal(await client.subscription(subscriptionId), invoice)]);
     }
     default:
-      return [];
+      return only([]);
   }
 }
 
 /**
  * The succeeded refunds of Checkout Session payments as `refund` events of
- * those orders; refunds of other payments (subscription invoices) are not
- * orders and are left out.
+ * those orders (refunds of other payments, subscription invoices, are not
+ * orders and are left out), and the ids of the failed ones.
  */
-async function refundEvents(refunds: readonly StripeRefund[], client: StripeClient): Promise<IngestEvent[]> {
+async function refundDelivery(refunds: readonly StripeRefund[], client: StripeClient): Promise<Delivery> {
   const events: IngestEvent[] = [];
   for (const refund of refunds.filter(refundSucceeded)) {
     const session = refund.payment_intent ? await client.sessionOfPayment(refund.payment_intent) : null;
     if (session) events.push(refundEvent(refund, session));
   }
-  return events;
+  return { events, failedRefunds: refunds.filter(refundFailed).map((r) => r.id) };
 }
 
 /** A store API that cannot be reached answers 503, so the store delivers the event again later. */

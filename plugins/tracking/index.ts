@@ -1,4 +1,4 @@
-import { definePlugin } from '../../core/plugins/manifest';
+import { definePlugin } from '../../core';
 import { registerCollection } from './collect/register';
 import { registerOnboardingRoute } from './routes/onboarding';
 import { trackingMigrations } from './migrations';

@@ -1,4 +1,4 @@
-import type { PluginSettings } from '../../core/settings/settings';
+import type { PluginSettings } from '../../core';
 import { CONSUMER_KEY, CONSUMER_SECRET, STORE_URL } from './settings';
 import type { WcOrder, WcRefund, WcSubscription } from './types';
 

@@ -1,4 +1,4 @@
-import { definePlugin } from '../../core/plugins/manifest';
+import { definePlugin } from '../../core';
 import { WooClient } from './client';
 import { gmt, isPaid, renewalEvent, subscriptionEvents } from './mapping';
 import { WEBHOOK_SECRET, WOOCOMMERCE_SETTINGS } from './settings';

@@ -1,5 +1,4 @@
-import { badRequest } from '../../core/errors';
-import type { SettingField } from '../../core/settings/settings';
+import { badRequest, type SettingField } from '../../core';
 
 export const STORE_URL = 'svc_woocommerce_store_url';
 export const CONSUMER_KEY = 'svc_woocommerce_consumer_key';

@@ -1,7 +1,5 @@
 import express from 'express';
-import { SvcError, badRequest, describeError, isSvcError, unavailable } from '../../core/errors';
-import type { PluginContext } from '../../core/plugins/context';
-import type { SvcServices } from '../../core/plugins/services';
+import { badRequest, describeError, isSvcError, type PluginContext, SvcError, type SvcServices, unavailable } from '../../core';
 import type { WooClient } from './client';
 import { type IngestEvent, isPaid, orderEvent, reactivationEvent, refundEvent, renewalEvent, renewalOf, subscriptionEvents } from './mapping';
 import { WEBHOOK_SECRET } from './settings';

@@ -42,7 +42,7 @@ function filesToCheck(): string[] {
       } else if (/\.(ts|md|ejs)$/.test(entry.name)) out.push(abs);
     }
   };
-  for (const dir of ['core', 'plugins', 'migrations', 'examples', 'docs', 'test']) walk(path.join(ROOT, dir));
+  for (const dir of ['core', 'plugins', 'examples', 'docs', 'test']) walk(path.join(ROOT, dir));
   return out;
 }
 

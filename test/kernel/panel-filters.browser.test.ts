@@ -69,6 +69,9 @@ describeBrowser('filters on every panel', () => {
         expect({ panel, text: await page.locator(panel).textContent() }).toEqual({ panel, text: 'The Device filter does not apply here.' });
       }
       expect(await page.locator('[data-revenue-chart]').isVisible()).toBe(false);
+      // A panel the filter does not apply to offers no CSV of it; the others do.
+      expect(await page.locator('[data-sales-export="subscription_products"] button.export').isVisible()).toBe(false);
+      expect(await page.locator('[data-sales-export="sales_products"] button.export').isVisible()).toBe(true);
       expect(await page.locator('[data-sales-cards] .metric-card').count()).toBe(5);
       expect(await page.locator('[data-funnel] tbody tr').count()).toBe(5);
       expect(await noSidewaysScroll(page)).toBe(true);
@@ -81,6 +84,17 @@ describeBrowser('filters on every panel', () => {
       expect(problems).toEqual([]);
     }, 60_000);
   }
+
+  it('says in the panel why a CSV could not be made', async () => {
+    const page = await signedIn(1366);
+    await open(page, 'statistics', {});
+    await page.context().clearCookies();
+    await page.click('[data-export="pages"] button.export');
+    const problem = page.locator('[data-export="pages"] .export-error');
+    await problem.waitFor();
+    expect(await problem.getAttribute('role')).toBe('alert');
+    expect(await problem.textContent()).toMatch(/^No CSV: (?!The server answered).+/);
+  }, 60_000);
 
   it('fills every subscription panel of a shared sales view that fixes a country', async () => {
     const link = await admin.post(`${tk.api}/do_action/get_share_token`, {

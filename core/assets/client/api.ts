@@ -62,7 +62,10 @@ export function createApi(root: HTMLElement = document.querySelector<HTMLElement
     send: (method, path, body) => call(method, `${base}${path}`, body),
     async download(path, params = {}) {
       const res = await fetch(`${base}${path}${query(params)}`, { credentials: 'same-origin', headers: auth });
-      if (!res.ok) throw new ApiError(`The server answered ${res.status}.`, res.status, 'svc_error');
+      if (!res.ok) {
+        const payload = (await res.json().catch(() => null)) as { message?: string; code?: string } | null;
+        throw new ApiError(payload?.message ?? `The server answered ${res.status}.`, res.status, payload?.code ?? 'svc_error');
+      }
       return res.blob();
     },
   };

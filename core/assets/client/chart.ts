@@ -1,7 +1,5 @@
 import { CategoryScale, Chart, Filler, Legend, LineController, LineElement, LinearScale, PointElement, Tooltip } from 'chart.js';
 
-Chart.register(LineController, LineElement, PointElement, LinearScale, CategoryScale, Filler, Tooltip, Legend);
-
 export interface Series {
   labels: string[];
   datasets: Record<string, number[]>;
@@ -14,7 +12,10 @@ const LABELS: Record<string, string> = { visitors: 'Visitors', pageviews: 'Pagev
 export class TrafficChart {
   private chart: Chart<'line'> | null = null;
 
-  constructor(private readonly canvas: HTMLCanvasElement) {}
+  constructor(private readonly canvas: HTMLCanvasElement) {
+    // Registered here rather than on import, so a bundle that never draws a chart leaves chart.js out.
+    Chart.register(LineController, LineElement, PointElement, LinearScale, CategoryScale, Filler, Tooltip, Legend);
+  }
 
   show(series: Series): void {
     const datasets = Object.entries(series.datasets).map(([metric, values]) => ({

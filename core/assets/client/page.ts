@@ -96,7 +96,8 @@ export class DataPage {
     root.classList.toggle('filters-locked', this.share !== null && !this.share.canFilter);
     this.bindRange();
     for (const block of root.querySelectorAll<HTMLElement>('[data-export]')) {
-      block.querySelector('button.export')?.addEventListener('click', () => void this.exportCsv(block.dataset.export!));
+      const id = block.dataset.export!;
+      block.querySelector('button.export')?.addEventListener('click', () => void this.downloadCsv(block, `/data/datatable/${id}`, this.params({ format: 'csv' }), id));
     }
   }
 
@@ -125,6 +126,8 @@ export class DataPage {
     history.replaceState(null, '', url.search + location.hash);
     if (!this.share) rememberView();
     this.renderChips();
+    // Parts of the page outside the sections (the live count) follow the view through this event.
+    this.root.dispatchEvent(new CustomEvent('svc:view'));
     const period = this.root.querySelector('[data-period]');
     if (period) period.textContent = `${this.state.dateStart} – ${this.state.dateEnd}`;
     await Promise.all(
@@ -155,11 +158,19 @@ export class DataPage {
     return accepted ? Object.keys(this.state.filters).filter((key) => !accepted.includes(key)) : [];
   }
 
-  async exportCsv(id: string): Promise<void> {
-    const blob = await this.api.download(`/data/datatable/${id}`, this.params({ format: 'csv' }));
-    const link = el('a', { href: URL.createObjectURL(blob), download: `${id}-${this.state.dateStart}-${this.state.dateEnd}.csv` });
-    link.click();
-    URL.revokeObjectURL(link.href);
+  /** Saves a block's table as `<name>-<start>-<end>.csv`; a refusal is shown in the block rather than passing unseen. */
+  async downloadCsv(block: HTMLElement, path: string, params: Record<string, unknown>, name: string): Promise<void> {
+    block.querySelector('.export-error')?.remove();
+    try {
+      const blob = await this.api.download(path, params);
+      const link = el('a', { href: URL.createObjectURL(blob), download: `${name}-${this.state.dateStart}-${this.state.dateEnd}.csv` });
+      link.click();
+      URL.revokeObjectURL(link.href);
+    } catch (err) {
+      const problem = notice('error', `No CSV: ${err instanceof Error ? err.message : 'the download failed.'}`);
+      problem.classList.add('export-error');
+      block.append(problem);
+    }
   }
 
   private renderChips(): void {

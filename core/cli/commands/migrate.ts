@@ -1,7 +1,7 @@
 import { connectDatabase } from '../../db/database';
 import { runMigrations } from '../../db/migrator';
 import { migratePlugins, selectPlugins } from '../../plugins/loader';
-import { coreMigrations } from '../../../migrations';
+import { coreMigrations } from '../../migrations';
 import { parseCommandArgs } from '../args';
 import type { CoreCommand } from '../runtime';
 

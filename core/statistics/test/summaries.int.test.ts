@@ -1,7 +1,7 @@
 import { ManualClock } from '../../clock';
 import type { StatsQuery } from '../types';
 import { type TestKernel, createTestKernel } from '../../../test/helpers/test-kernel';
-import { refoldDaysWithHits } from '../../../migrations/0010-statistics-conversion-sketches';
+import { refoldDaysWithHits } from '../../migrations/0010-statistics-conversion-sketches';
 import { NOW, TZ, at, insertPageview, insertSession, loadTraffic } from './traffic';
 
 const range = (from: string, to: string) => ({ start: at(`${from}T00:00`), end: at(`${to}T00:00`) });

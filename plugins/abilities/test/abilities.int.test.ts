@@ -1,5 +1,5 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ManualClock } from '../../../core/clock';
+import { ManualClock } from '../../../core';
 import type { HttpClient } from '../../../test/helpers/http-client';
 import { type TestKernel, createTestKernel } from '../../../test/helpers/test-kernel';
 import { FEBRUARY, MARCH, buildShop } from './shop';

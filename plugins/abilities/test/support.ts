@@ -1,6 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ABILITIES_OPTION } from '../../../core/abilities/statistics';
-import { definePlugin } from '../../../core/plugins/manifest';
+import { ABILITIES_OPTION } from '../statistics';
+import { definePlugin } from '../../../core';
 import type { HttpClient } from '../../../test/helpers/http-client';
 import type { TestKernel } from '../../../test/helpers/test-kernel';
 

@@ -1,4 +1,4 @@
-import { ManualClock } from '../../../core/clock';
+import { ManualClock } from '../../../core';
 import type { HttpClient } from '../../../test/helpers/http-client';
 import { type TestKernel, createTestKernel } from '../../../test/helpers/test-kernel';
 import { abilitiesBase, eventually, listed, mcpClient, setAbilitiesOption, toolError, userWithPassword } from './support';

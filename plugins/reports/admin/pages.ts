@@ -1,7 +1,5 @@
 import path from 'node:path';
-import type { AdminRequest, AdminResult } from '../../../core/admin/admin';
-import { isSvcError } from '../../../core/errors';
-import type { PluginContext } from '../../../core/plugins/context';
+import { type AdminRequest, type AdminResult, isSvcError, type PluginContext, problemsOf } from '../../../core';
 import type { ReportsApp } from '../app';
 import { DATE_RANGES, DAYS_OF_WEEK, DEFAULT_BLOCKS, FREQUENCIES, LOG_WINDOW_DAYS } from '../constants';
 import { type ReportActions, parseId } from '../routes/actions';
@@ -9,7 +7,6 @@ import { reportNotFound } from '../services/editor';
 import { queueLogs } from '../services/log-list';
 import { defaultInput } from '../services/report-input';
 import type { QueueLog, Report } from '../types';
-import { problemsOf } from '../../../core/field-problems';
 import { type FormValues, inputFromValues, splitAddresses, valuesFromBody, valuesOf } from './form';
 import { type FormErrors, formErrors } from './form-errors';
 import { scheduleLabel, statusLabel, statusTone, timeLabel } from './labels';

@@ -1,10 +1,5 @@
 import type { SvcEmailBlockDefinition, SvcMailReportBlock, SvcQueryData, SvcQueryRow } from '../../../hooks';
-import { dashboardUrl } from '../../../core/admin/dashboard-url';
-import { describeError } from '../../../core/errors';
-import type { Hooks } from '../../../core/hooks/registry';
-import type { SvcLogger } from '../../../core/logger';
-import { rangeOfDays } from '../../../core/statistics/dates';
-import type { StatisticsApi } from '../../../core/statistics/service';
+import { dashboardUrl, describeError, type Hooks, rangeOfDays, type StatisticsApi, type SvcLogger } from '../../../core';
 import { type DaySpan, blockSpan, resolveDateRange, spanLabel } from '../schedule/date-ranges';
 import type { ContentBlock, Report } from '../types';
 import { BUILTIN_BLOCKS, type BlockSource, adapterFor, sourceOf } from './block-catalog';

@@ -1,10 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import ejs from 'ejs';
-import type { FilterName, Hooks } from '../../../core/hooks/registry';
-import type { SvcLogger } from '../../../core/logger';
-import { SvcError } from '../../../core/errors';
-import { dashboardUrl } from '../../../core/admin/dashboard-url';
+import { dashboardUrl, type FilterName, type Hooks, SvcError, type SvcLogger } from '../../../core';
 import { DEFAULT_ROWS_PER_BLOCK, MAX_ROWS_PER_BLOCK } from '../constants';
 import { type DaySpan, resolveDateRange, spanLabel } from '../schedule/date-ranges';
 import type { StoryLinkService } from '../services/story-links';

@@ -1,4 +1,4 @@
-import type { Migration } from '../../../core/db/migrator';
+import type { Migration } from '../../../core';
 
 /**
  * Reports and their delivery log with the spec's columns (§2.1, §2.3), plus

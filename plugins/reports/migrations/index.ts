@@ -1,4 +1,4 @@
-import type { Migration } from '../../../core/db/migrator';
+import type { Migration } from '../../../core';
 import { reportTables } from './0001-reports';
 import { reportSends } from './0002-report-sends';
 

@@ -1,5 +1,4 @@
-import type { Clock } from '../../../core/clock';
-import { choice, object, wholeNumber } from '../../../core';
+import { type Clock, choice, object, wholeNumber } from '../../../core';
 import type { ReportsApp } from '../app';
 import { siteYesterday } from '../schedule/occurrences';
 import { reportNotFound } from '../services/editor';

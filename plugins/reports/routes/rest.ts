@@ -1,5 +1,4 @@
-import { ok } from '../../../core/http/envelope';
-import type { PluginContext } from '../../../core/plugins/context';
+import { ok, type PluginContext } from '../../../core';
 import type { ReportsApp } from '../app';
 import { LOG_WINDOW_DAYS } from '../constants';
 import { queueLogs } from '../services/log-list';

@@ -1,5 +1,4 @@
-import type { Clock } from '../../../core/clock';
-import type { SvcLogger } from '../../../core/logger';
+import type { Clock, SvcLogger } from '../../../core';
 import { BATCH_LEASE_SECONDS, BATCH_RENEW_SECONDS } from '../constants';
 import type { LogStore } from '../store/log-store';
 import type { SendStore } from '../store/send-store';

@@ -1,9 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { Clock } from '../../../core/clock';
-import { describeError } from '../../../core/errors';
-import type { SvcLogger } from '../../../core/logger';
-import type { Mailer } from '../../../core/mail/mailer';
-import type { PluginContext } from '../../../core/plugins/context';
+import { type Clock, describeError, type Mailer, type PluginContext, type SvcLogger } from '../../../core';
 import { BATCH_LEASE_SECONDS, BATCH_SIZE, BATCH_SPACING } from '../constants';
 import type { ComposedMail, MailRenderer } from '../mail/renderer';
 import { siteYesterday } from '../schedule/occurrences';

@@ -1,6 +1,4 @@
-import type { Clock } from '../../../core/clock';
-import { badRequest, conflict } from '../../../core/errors';
-import type { SvcLogger } from '../../../core/logger';
+import { badRequest, type Clock, conflict, type SvcLogger } from '../../../core';
 import { BATCH_SIZE, BATCH_SPACING, GUARD_TTL } from '../constants';
 import type { MailRenderer } from '../mail/renderer';
 import { nextOccurrence, siteDate, siteYesterday } from '../schedule/occurrences';

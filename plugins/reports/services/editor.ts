@@ -1,9 +1,4 @@
-import { isSvcError, SvcError } from '../../../core/errors';
-import type { Database } from '../../../core/db/database';
-import type { Hooks } from '../../../core/hooks/registry';
-import type { SvcLogger } from '../../../core/logger';
-import type { PluginContext } from '../../../core/plugins/context';
-import type { StatisticsApi } from '../../../core/statistics/service';
+import { type Database, type Hooks, isSvcError, type PluginContext, type StatisticsApi, SvcError, type SvcLogger } from '../../../core';
 import { DEFAULT_BLOCKS, DEFAULT_FORMATS } from '../constants';
 import type { BlockBuilder } from '../mail/block-builder';
 import type { LogStore } from '../store/log-store';

@@ -1,6 +1,5 @@
 import { DateTime } from 'luxon';
-import type { Clock } from '../../../core/clock';
-import type { SvcLogger } from '../../../core/logger';
+import type { Clock, SvcLogger } from '../../../core';
 import { GRACE_WINDOW } from '../constants';
 import { lastClosedOccurrence, openOccurrence, owesOccurrence, siteDate } from '../schedule/occurrences';
 import type { LogStore } from '../store/log-store';

@@ -1,4 +1,4 @@
-import type { Clock } from '../../../core/clock';
+import type { Clock } from '../../../core';
 import type { ReportsApp } from '../app';
 import { BLOCK_ENDPOINTS } from '../mail/block-catalog';
 import { type DaySpan, blockSpan, reportEndDay, resolveDateRange, spanLabel } from '../schedule/date-ranges';

@@ -1,6 +1,4 @@
-import type { Clock } from '../../../core/clock';
-import type { Hooks } from '../../../core/hooks/registry';
-import type { SvcLogger } from '../../../core/logger';
+import type { Clock, Hooks, SvcLogger } from '../../../core';
 import { DEFAULT_LOG_RETENTION_DAYS, QUEUE_RETENTION_DAYS } from '../constants';
 import type { LogStore } from '../store/log-store';
 import type { QueueStore } from '../store/queue-store';

@@ -1,7 +1,5 @@
 import type { Transaction } from 'sequelize';
-import type { Clock } from '../../../core/clock';
-import type { Database } from '../../../core/db/database';
-import { insertIfAbsent } from '../../../core/db/sql';
+import { type Clock, type Database, insertIfAbsent } from '../../../core';
 import type { DeliveryStatus, LogEntry } from '../types';
 
 interface LogRow {

@@ -1,6 +1,5 @@
 import type { Transaction } from 'sequelize';
-import type { Clock } from '../../../core/clock';
-import type { Database } from '../../../core/db/database';
+import type { Clock, Database } from '../../../core';
 import type { DayOfWeek, Frequency, WeekOfMonth } from '../constants';
 import { normalizeStoredBlock } from '../services/blocks-input';
 import type { ContentBlock, Report, ReportInput } from '../types';

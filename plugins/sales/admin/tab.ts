@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { SalesCore } from '../composition';
+import type { SalesApp } from '../app';
 import type { Currencies } from '../data/currency';
 
 const VIEW = path.join(__dirname, '..', 'views', 'sales.ejs');
@@ -13,8 +13,8 @@ export const SALES_TAB_PATH = '/svc-admin/sales';
  * conversion cards, funnel, top performers, quick wins, subscriptions and the
  * product tables, drawn in the browser from the ecommerce routes.
  */
-export function registerSalesTab(core: SalesCore, currencies: Currencies): void {
-  const { ctx } = core;
+export function registerSalesTab(app: SalesApp, currencies: Currencies): void {
+  const { ctx } = app;
   for (const entry of [SALES_SCRIPT, SALES_STYLE]) ctx.assets.register({ entry });
   ctx.admin.menuItem({ id: 'sales', title: 'Sales', shareable: true, path: SALES_TAB_PATH, capability: 'view_sales_svc_statistics', order: 30 });
   ctx.admin.page({
@@ -26,7 +26,7 @@ export function registerSalesTab(core: SalesCore, currencies: Currencies): void 
       data: {
         script: await ctx.assets.versionedUrl(SALES_SCRIPT),
         style: await ctx.assets.versionedUrl(SALES_STYLE),
-        timezone: core.timezone,
+        timezone: app.timezone,
         // The shop panels take the visitor's filters, the subscription panels the subscription's (README "Data routes").
         panelFilters: JSON.stringify({ shop: ctx.statistics.filtersAt('/data/ecommerce/sales'), subscriptions: ctx.statistics.filtersAt('/data/ecommerce/subscriptions') }),
         currencies: await currencies.known(),

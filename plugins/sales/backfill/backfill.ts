@@ -1,10 +1,5 @@
 import { DateTime } from 'luxon';
-import type { Clock } from '../../../core/clock';
-import type { Database } from '../../../core/db/database';
-import { describeError } from '../../../core/errors';
-import type { SvcLogger } from '../../../core/logger';
-import type { Options } from '../../../core/options/options';
-import type { PluginContext } from '../../../core/plugins/context';
+import { type Clock, type Database, describeError, type Options, type PluginContext, type SvcLogger } from '../../../core';
 import type { SubscriptionIntegration } from '../contract';
 import { num, tbl } from '../db';
 import type { Ingestor } from '../ingest/ingest';

@@ -1,4 +1,4 @@
-import { formatNumber } from '../../../core/assets/client/dom';
+import { formatNumber } from '../../../core/assets/client';
 
 /** A money amount in its currency, in the reader's locale. */
 export function money(value: unknown, currency: string): string {

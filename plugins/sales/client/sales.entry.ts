@@ -1,5 +1,4 @@
-import { el } from '../../../core/assets/client/dom';
-import { DataPage } from '../../../core/assets/client/page';
+import { DataPage } from '../../../core/assets/client';
 import { shopSections } from './shop';
 import { subscriptionSections } from './subscriptions';
 
@@ -34,12 +33,7 @@ if (root) {
   }
   for (const block of root.querySelectorAll<HTMLElement>('[data-sales-export]')) {
     const id = block.dataset.salesExport!;
-    block.querySelector('button.export')?.addEventListener('click', async () => {
-      const blob = await page.api.download(`/data/ecommerce/datatable/${id}`, params(page, { format: 'csv' }));
-      const link = el('a', { href: URL.createObjectURL(blob), download: `${id}-${page.state.dateStart}-${page.state.dateEnd}.csv` });
-      link.click();
-      URL.revokeObjectURL(link.href);
-    });
+    block.querySelector('button.export')?.addEventListener('click', () => void page.downloadCsv(block, `/data/ecommerce/datatable/${id}`, params(page, { format: 'csv' }), id));
   }
 
   /** The backfill progress answers without the envelope, so it is read as a plain download. */

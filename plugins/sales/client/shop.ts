@@ -1,5 +1,4 @@
-import { clear, el, notice } from '../../../core/assets/client/dom';
-import { type DataPage, type Section, countryName } from '../../../core/assets/client/page';
+import { clear, countryName, type DataPage, el, notice, type Section } from '../../../core/assets/client';
 import { BarChart } from './charts';
 import { change, money, percent } from './format';
 import { renderCards, renderRows } from './widgets';

@@ -1,5 +1,4 @@
-import { clear, el, formatNumber, notice, tableBox } from '../../../core/assets/client/dom';
-import type { DataPage, Section } from '../../../core/assets/client/page';
+import { clear, type DataPage, el, formatNumber, notice, type Section, tableBox } from '../../../core/assets/client';
 import { BarChart } from './charts';
 import { money, percent } from './format';
 import { renderCards, renderRows } from './widgets';

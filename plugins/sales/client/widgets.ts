@@ -1,4 +1,4 @@
-import { clear, el, formatNumber, labelCell, notice, tableBox } from '../../../core/assets/client/dom';
+import { clear, el, formatNumber, labelCell, notice, tableBox } from '../../../core/assets/client';
 import { money, percent } from './format';
 
 export interface Card {

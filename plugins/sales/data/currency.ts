@@ -1,7 +1,4 @@
-import type { Database } from '../../../core/db/database';
-import { badRequest } from '../../../core/errors';
-import type { SettingField } from '../../../core/settings/settings';
-import type { PluginSettings } from '../../../core/settings/settings';
+import { badRequest, type Database, type PluginSettings, type SettingField } from '../../../core';
 import { tbl } from '../db';
 
 export const CURRENCY_SETTING = 'svc_sales_currency';

@@ -1,4 +1,4 @@
-import type { Database } from '../../../core/db/database';
+import type { Database } from '../../../core';
 import { tbl } from '../db';
 
 /**

@@ -1,8 +1,5 @@
-import { SvcError, badRequest, forbidden } from '../../../core/errors';
-import { dayStart } from '../../../core/statistics/dates';
-import type { DataRunContext } from '../../../core/statistics/registry';
-import type { AllowList, DataRequest } from '../../../core/statistics/request';
-import type { SalesCore } from '../composition';
+import { type AllowList, badRequest, type DataRequest, type DataRunContext, dayStart, forbidden, SvcError } from '../../../core';
+import type { SalesApp } from '../app';
 import { SALES_PRODUCTS_GROUPS, SALES_PRODUCTS_METRICS, salesProducts } from '../datatables/sales-products';
 import { SUBSCRIPTION_PRODUCTS_GROUPS, SUBSCRIPTION_PRODUCTS_METRICS, subscriptionProducts } from '../datatables/subscription-products';
 import type { Currencies } from './currency';
@@ -45,21 +42,21 @@ const param = (context: DataRunContext, name: string): unknown => context.rest?.
  * registry (`GET {api_base}/data/ecommerce/{type}` and `.../datatable/{id}`,
  * meta `{ tab: 'sales' }`), then the routes answering unknown ids.
  */
-export function registerSalesData(core: SalesCore, currencies: Currencies): void {
-  const { ctx, timezone } = core;
+export function registerSalesData(app: SalesApp, currencies: Currencies): void {
+  const { ctx, timezone } = app;
   const shop = new ShopQueries(ctx.db);
   const subs = new SubscriptionQueries(ctx.db);
   /** The subscription queries a request's `country` filter narrows (the subscription's own country). */
   const subsOf = (request: DataRequest) => subs.inCountry(request.filters.find((f) => f.dimension === 'country')?.value ?? null);
 
   const shopWindow = async (request: DataRequest, context: DataRunContext): Promise<SalesWindow> =>
-    clampedWindow(request, await core.activation.day(), await currencies.pick(param(context, 'currency'), 'shop'), timezone);
+    clampedWindow(request, await app.activation.day(), await currencies.pick(param(context, 'currency'), 'shop'), timezone);
 
   /** Null (an empty payload) without an active subscription integration or without subscription data. */
   const subscriptionWindow = async (request: DataRequest, context: DataRunContext): Promise<{ window: SalesWindow; hasPrevious: boolean } | null> => {
-    await core.checkIntegrations();
-    if ((await core.integrations.active()).length === 0 || !(await subs.any())) return null;
-    const earliest = await core.integrations.earliest();
+    await app.checkIntegrations();
+    if ((await app.integrations.active()).length === 0 || !(await subs.any())) return null;
+    const earliest = await app.integrations.earliest();
     const floor = earliest === null ? null : dayStart(earliest, timezone);
     const window = clampedWindow(request, floor, await currencies.pick(param(context, 'currency'), 'subscriptions'), timezone);
     return { window, hasPrevious: floor === null || window.previous.range.end > floor };

@@ -1,6 +1,4 @@
-import type { Database } from '../../../core/db/database';
-import { type Frag, frag, joinFrags } from '../../../core/statistics/sql/fragment';
-import type { StatsFilter, TimeRange } from '../../../core/statistics/types';
+import { type Database, type Frag, frag, joinFrags, type StatsFilter, type TimeRange } from '../../../core';
 import { tbl } from '../db';
 
 /** Visitor dimensions shop rows reach through their session (tracking's schema). */

@@ -1,5 +1,4 @@
-import type { Database } from '../../../core/db/database';
-import { type Frag, frag, joinFrags } from '../../../core/statistics/sql/fragment';
+import { type Database, type Frag, frag, joinFrags } from '../../../core';
 import { num, tbl } from '../db';
 import { pathOfStored } from '../ingest/fields';
 import { ITEM_ROWS, MONEY_KINDS, ORDER_ROWS } from './money-rows';

@@ -1,5 +1,4 @@
-import type { Database } from '../../../core/db/database';
-import type { TimeRange } from '../../../core/statistics/types';
+import type { Database, TimeRange } from '../../../core';
 import { num, tbl } from '../db';
 
 /** Active at instant `at`: the period started at or before it and had not ended. */

@@ -1,6 +1,4 @@
-import { isoDay, previousPeriod } from '../../../core/statistics/dates';
-import type { DataRequest } from '../../../core/statistics/request';
-import type { TimeRange } from '../../../core/statistics/types';
+import { type DataRequest, isoDay, previousPeriod, type TimeRange } from '../../../core';
 import type { Scope } from './scope';
 
 /** The window a data type actually queries, its previous period and the currency of its money. */

@@ -1,5 +1,4 @@
-import type { Database } from '../../../core/db/database';
-import type { DataRequest } from '../../../core/statistics/request';
+import type { Database, DataRequest } from '../../../core';
 import { num, tbl } from '../db';
 import { moneyObject } from '../data/money';
 import { ITEM_ROWS, MONEY_KINDS } from '../data/money-rows';

@@ -1,6 +1,4 @@
-import { SvcError, badRequest } from '../../../core/errors';
-import type { PluginContext } from '../../../core/plugins/context';
-import { nameList } from '../../../core/statistics/request';
+import { badRequest, nameList, type PluginContext, SvcError } from '../../../core';
 import type { DatatableInput, SalesService } from '../contract';
 import { BASE, DATATABLE_METRICS } from '../data/register';
 

@@ -1,5 +1,4 @@
-import type { DataRequest } from '../../../core/statistics/request';
-import type { TimeRange } from '../../../core/statistics/types';
+import type { DataRequest, TimeRange } from '../../../core';
 import { moneyObject, percent } from '../data/money';
 import type { SubscriptionQueries } from '../data/subscription-queries';
 

@@ -1,4 +1,4 @@
-import type { SalesCore } from '../composition';
+import type { SalesApp } from '../app';
 import { MAX_EVENTS } from '../ingest/ingest';
 import { demoShop } from './demo-shop';
 import { DEMO_SOURCE, removeDemoShop } from './remove';
@@ -9,19 +9,19 @@ import { DEMO_SOURCE, removeDemoShop } from './remove';
  * it generated, through the ingestion path, under the source `demo`; and
  * taps `svc_demo_removal` to delete exactly those rows again.
  */
-export function tapDemo(core: SalesCore): void {
-  const { ctx } = core;
+export function tapDemo(app: SalesApp): void {
+  const { ctx } = app;
   ctx.hooks.declareAction('svc_demo_generated', ['visits']);
   ctx.hooks.addAction('svc_demo_generated', async (visits) => {
     const events = demoShop(visits, new URL(ctx.config.baseUrl).origin, ctx.clock.unix());
     let accepted = 0;
-    for (let i = 0; i < events.length; i += MAX_EVENTS) accepted += (await core.ingest(events.slice(i, i + MAX_EVENTS), { source: DEMO_SOURCE })).accepted;
+    for (let i = 0; i < events.length; i += MAX_EVENTS) accepted += (await app.ingest(events.slice(i, i + MAX_EVENTS), { source: DEMO_SOURCE })).accepted;
     ctx.logger.info({ events: events.length, accepted }, `demo shop: ${accepted} ecommerce events for ${visits.length} page views`);
   });
   ctx.hooks.declareFilter('svc_demo_removal', ['report']);
   ctx.hooks.addFilter('svc_demo_removal', async (report) => {
-    const removed = await removeDemoShop(ctx.db, core.timezone);
-    await core.integrations.forget(DEMO_SOURCE);
+    const removed = await removeDemoShop(ctx.db, app.timezone);
+    await app.integrations.forget(DEMO_SOURCE);
     const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
     return [...report, `Removed the demo shop: ${count(removed.orders, 'order')}, ${count(removed.subscriptions, 'subscription')} and ${count(removed.events, 'visitor event')}.`];
   });

@@ -1,4 +1,4 @@
-import type { Database } from '../../../core/db/database';
+import type { Database } from '../../../core';
 import { num, tbl } from '../db';
 import { aggregateDay, daysOf } from '../subscriptions/daily';
 

@@ -1,9 +1,5 @@
 import type { Transaction } from 'sequelize';
-import type { Clock } from '../../../core/clock';
-import type { Database } from '../../../core/db/database';
-import type { SvcServices } from '../../../core/plugins/services';
-import { insertIfAbsent } from '../../../core/db/sql';
-import { badRequest } from '../../../core/errors';
+import { badRequest, type Clock, type Database, insertIfAbsent, type SvcServices } from '../../../core';
 import type { IngestOptions, IngestRejection, IngestResult } from '../contract';
 import { insertIgnore, insertRows } from '../db';
 import type { Activation } from '../activation';
@@ -46,13 +42,19 @@ export class Ingestor {
     });
     if (valid.length === 0) return { accepted: 0, duplicates: 0, rejected };
 
-    const written = await this.deps.db.transaction((t) => this.write(valid, options, now, t));
+    const written = await this.deps.db.transaction((t) => this.write(valid, options, now, t), { writes: true });
     if (written.shopTimes.length) await this.deps.activation.noteEvents(Math.min(...written.shopTimes));
     return {
       accepted: written.accepted,
       duplicates: valid.length - written.accepted - written.rejected.length,
       rejected: [...rejected, ...written.rejected].sort((a, b) => a.index - b.index),
     };
+  }
+
+  /** Takes back a stored refund that did not go through after all; false when there is none by that id. */
+  withdrawRefund(source: string, refundId: string): Promise<boolean> {
+    const { db } = this.deps;
+    return db.transaction((t) => new RefundWriter(db).withdraw(source, refundId, t), { writes: true });
   }
 
   private async write(valid: readonly Valid[], options: IngestOptions, now: number, t: Transaction) {
@@ -69,9 +71,9 @@ export class Ingestor {
       let refund: PlannedRefund | null = null;
       if (event.type === 'refund') {
         // A refund is checked against its order before its id is taken, so a refused one can be sent again.
-        if (await refunds.exists(options.source, event.refund_id, t)) continue;
         try {
           refund = await refunds.plan(event, options.source, t);
+          if (!refund) continue;
         } catch (err) {
           if (!(err instanceof FieldError)) throw err;
           rejected.push({ index, code: err.code, message: err.message });

@@ -1,5 +1,5 @@
 import type { Transaction } from 'sequelize';
-import type { Database } from '../../../core/db/database';
+import { type Database, LOCK_ROWS } from '../../../core';
 import { insertRows, num, round, tbl } from '../db';
 import { FieldError } from './fields';
 import type { RefundEvent } from './validate';
@@ -44,15 +44,16 @@ const money = (n: number, currency: string) => `${round(n, 2)} ${currency}`;
 export class RefundWriter {
   constructor(private readonly db: Database) {}
 
-  /** Whether the sender already sent this refund. */
-  async exists(source: string, refundId: string, t: Transaction): Promise<boolean> {
-    const rows = await this.db.select(`SELECT 1 AS x FROM ${tbl(this.db, 'ecommerce_refunds')} WHERE source = ? AND refund_id = ?`, [source, refundId], t);
-    return rows.length > 0;
-  }
-
-  /** Checks the refund against its order; throws a FieldError naming what does not fit. */
-  async plan(e: RefundEvent, source: string, t: Transaction): Promise<PlannedRefund> {
-    const order = await this.order(source, e.order_id, t);
+  /**
+   * Checks the refund against its order: null when the sender sent it
+   * already; throws a FieldError naming what does not fit. Its order is
+   * locked first (in a `writes` transaction), so concurrent refunds of one
+   * order take turns and each sees what the ones before it took.
+   */
+  async plan(e: RefundEvent, source: string, t: Transaction): Promise<PlannedRefund | null> {
+    const ref = await this.lockOrder(source, e.order_id, t);
+    if (await this.exists(source, e.refund_id, t)) return null;
+    const order = ref === null ? null : await this.order(ref, t);
     if (!order) throw new FieldError('svc_unknown_order', `order_id ${e.order_id} is not an order this sender has sent.`);
     if (e.currency !== null && e.currency !== order.currency) throw invalid(`currency must be the order's currency, ${order.currency}.`);
     if (e.time < order.time) throw invalid('time must not be before the order was placed.');
@@ -73,6 +74,15 @@ export class RefundWriter {
     if (items.length) {
       await insertRows(this.db, 'ecommerce_refund_items', items.map((i) => ({ refund_ref: id, order_ref: p.order.ref, ...i, currency: p.order.currency, time: p.time })), t);
     }
+  }
+
+  /** Deletes a stored refund with its products; its id stays received, so a late copy of it is a duplicate. */
+  async withdraw(source: string, refundId: string, t: Transaction): Promise<boolean> {
+    const [r] = await this.db.select(`SELECT ID FROM ${tbl(this.db, 'ecommerce_refunds')} WHERE source = ? AND refund_id = ?`, [source, refundId], t);
+    if (!r) return false;
+    await this.db.execute(`DELETE FROM ${tbl(this.db, 'ecommerce_refund_items')} WHERE refund_ref = ?`, [num(r.ID)], t);
+    await this.db.execute(`DELETE FROM ${tbl(this.db, 'ecommerce_refunds')} WHERE ID = ?`, [num(r.ID)], t);
+    return true;
   }
 
   /** The products a refund names, each within what its line has left. */
@@ -105,16 +115,27 @@ export class RefundWriter {
     return lines.map((l) => ({ product_id: l.product_id, product_name: l.product_name, quantity: 0, amount: round(Math.min(l.value, (amount * l.value) / value), 6) }));
   }
 
+  /** The order's ID, its row locked until the transaction ends; null when the sender sent no such order. */
+  private async lockOrder(source: string, orderId: string, t: Transaction): Promise<number | null> {
+    const [o] = await this.db.select(`SELECT ID FROM ${tbl(this.db, 'ecommerce_orders')} WHERE source = ? AND order_id = ?${LOCK_ROWS[this.db.dialect]}`, [source, orderId], t);
+    return o ? num(o.ID) : null;
+  }
+
+  /** Whether the sender already sent this refund. */
+  private async exists(source: string, refundId: string, t: Transaction): Promise<boolean> {
+    const rows = await this.db.select(`SELECT 1 AS x FROM ${tbl(this.db, 'ecommerce_refunds')} WHERE source = ? AND refund_id = ?`, [source, refundId], t);
+    return rows.length > 0;
+  }
+
   /** The order with what is left of it: its total and, per product, units and value not refunded yet. */
-  private async order(source: string, orderId: string, t: Transaction): Promise<StoredOrder | null> {
+  private async order(ref: number, t: Transaction): Promise<StoredOrder | null> {
     const [o] = await this.db.select<Record<string, unknown>>(
-      `SELECT o.ID, o.currency, o.total, o.time, (SELECT COALESCE(SUM(r.amount), 0) FROM ${tbl(this.db, 'ecommerce_refunds')} r WHERE r.order_ref = o.ID) AS refunded
-         FROM ${tbl(this.db, 'ecommerce_orders')} o WHERE o.source = ? AND o.order_id = ?`,
-      [source, orderId],
+      `SELECT o.currency, o.total, o.time, (SELECT COALESCE(SUM(r.amount), 0) FROM ${tbl(this.db, 'ecommerce_refunds')} r WHERE r.order_ref = o.ID) AS refunded
+         FROM ${tbl(this.db, 'ecommerce_orders')} o WHERE o.ID = ?`,
+      [ref],
       t,
     );
     if (!o) return null;
-    const ref = num(o.ID);
     const lines = new Map<number, Line>();
     for (const r of await this.db.select<Record<string, unknown>>(
       `SELECT product_id, MAX(product_name) AS name, SUM(quantity) AS quantity, SUM(quantity * price) AS value FROM ${tbl(this.db, 'ecommerce_order_items')} WHERE order_ref = ? GROUP BY product_id`,

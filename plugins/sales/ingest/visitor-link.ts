@@ -1,6 +1,5 @@
 import type { Transaction } from 'sequelize';
-import type { Database } from '../../../core/db/database';
-import type { SvcServices } from '../../../core/plugins/services';
+import type { Database, SvcServices } from '../../../core';
 import { insertIgnore, num, tbl } from '../db';
 
 /** A session may be written a little after the shop event that belongs to it (clock skew between servers). */

@@ -1,7 +1,4 @@
-import type { Database } from '../../../core/db/database';
-import { SvcError, describeError } from '../../../core/errors';
-import type { SvcLogger } from '../../../core/logger';
-import type { Options } from '../../../core/options/options';
+import { type Database, describeError, type Options, SvcError, type SvcLogger } from '../../../core';
 import type { SubscriptionIntegration } from '../contract';
 import { num, tbl } from '../db';
 

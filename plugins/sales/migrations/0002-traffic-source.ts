@@ -1,4 +1,4 @@
-import type { Migration } from '../../../core/db/migrator';
+import type { Migration } from '../../../core';
 
 /**
  * The visitor's first-touch traffic source on orders, visitor events and
@@ -9,7 +9,8 @@ import type { Migration } from '../../../core/db/migrator';
 export const trafficSource: Migration = {
   name: '0002-traffic-source',
   async up({ db, queryInterface: qi, types: T }) {
-    const source = { type: T.string(191), allowNull: false, defaultValue: '' };
+    // `Newsletter` and `newsletter` are two sources on every database.
+    const source = { type: T.exactString(191), allowNull: false, defaultValue: '' };
     for (const table of ['ecommerce_orders', 'ecommerce_events', 'subscriptions']) await qi.addColumn(db.table(table), 'traffic_source', source);
     await qi.addColumn(db.table('subscriptions'), 'uid', { type: T.string(64), allowNull: false, defaultValue: '' });
   },

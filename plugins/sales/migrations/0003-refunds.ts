@@ -1,4 +1,4 @@
-import type { Migration } from '../../../core/db/migrator';
+import type { Migration } from '../../../core';
 
 /**
  * Refunds of stored orders, full or partial (`ecommerce_refunds`, unique per
@@ -15,7 +15,7 @@ export const refunds: Migration = {
 
     await qi.createTable(db.table('ecommerce_refunds'), {
       ID: { type: T.id, primaryKey: true, autoIncrement: true },
-      refund_id: { type: T.string(64), allowNull: false },
+      refund_id: { type: T.exactString(64), allowNull: false },
       source: { type: T.string(32), allowNull: false },
       order_ref: { type: T.ref, allowNull: false },
       currency: { type: T.string(3), allowNull: false },

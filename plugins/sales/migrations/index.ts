@@ -1,4 +1,4 @@
-import type { Migration } from '../../../core/db/migrator';
+import type { Migration } from '../../../core';
 import { ecommerceTables } from './0001-ecommerce';
 import { trafficSource } from './0002-traffic-source';
 import { refunds } from './0003-refunds';

@@ -1,12 +1,12 @@
-import { badRequest } from '../../../core/errors';
-import type { SalesCore } from '../composition';
+import { badRequest } from '../../../core';
+import type { SalesApp } from '../app';
 
 /** Largest ingestion body: 1,000 orders with their items fit comfortably. */
 export const INGEST_BODY_LIMIT = '10mb';
 
 /** `POST {api_base}/ecommerce/events`: the ingestion API (README "Ingestion API"). */
-export function registerIngestRoute(core: SalesCore): void {
-  core.ctx.rest.route({
+export function registerIngestRoute(app: SalesApp): void {
+  app.ctx.rest.route({
     method: 'POST',
     path: '/ecommerce/events',
     capability: 'manage_svc_statistics',
@@ -14,7 +14,7 @@ export function registerIngestRoute(core: SalesCore): void {
     handler: async ({ body }) => {
       const events = body && typeof body === 'object' && !Array.isArray(body) ? (body as { events?: unknown }).events : undefined;
       if (!Array.isArray(events)) throw badRequest('The body must be a JSON object { "events": [...] }.', 'svc_invalid_events', { field: 'events' });
-      return core.ingest(events, { source: 'api' });
+      return app.ingest(events, { source: 'api' });
     },
   });
 }

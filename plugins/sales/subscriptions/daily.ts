@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 import type { Transaction } from 'sequelize';
-import type { Database } from '../../../core/db/database';
+import type { Database } from '../../../core';
 import { tbl } from '../db';
 
 /** Unix start of each site-timezone day holding one of `times`, without repeats. */

@@ -1,5 +1,5 @@
 import type { Transaction } from 'sequelize';
-import type { Database } from '../../../core/db/database';
+import type { Database } from '../../../core';
 import type { BillingPeriod, SubscriptionEventName, SubscriptionStanding } from '../contract';
 import { insertIgnore, insertRows, num, tbl } from '../db';
 import type { SubscriptionEvent } from '../ingest/validate';

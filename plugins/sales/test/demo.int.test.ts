@@ -1,5 +1,4 @@
-import type { CliIO } from '../../../core/cli/command';
-import { ManualClock } from '../../../core/clock';
+import { type CliIO, ManualClock } from '../../../core';
 import type { TestKernel } from '../../../test/helpers/test-kernel';
 import { adminClient, count, salesKernel } from './support';
 

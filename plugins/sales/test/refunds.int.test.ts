@@ -1,4 +1,4 @@
-import { ManualClock } from '../../../core/clock';
+import { ManualClock } from '../../../core';
 import type { HttpClient } from '../../../test/helpers/http-client';
 import type { TestKernel } from '../../../test/helpers/test-kernel';
 import { adminClient, at, count, rows, salesKernel, visit } from './support';
@@ -137,5 +137,17 @@ describe('refunds', () => {
     ]);
     const april = await get('sales', { ...APRIL, metrics: 'revenue' });
     expect(april.revenue.current).toMatchObject({ total_orders: 1, total_revenue: -100, total_refunded: 140 });
+  });
+  it('takes a burst of concurrent refunds of one order no further than the order goes, and each refund id once', async () => {
+    expect(await send([{ type: 'order', order_id: 'O9', currency: 'EUR', total: 30, items: [{ ...TEA, quantity: 3, price: 10 }], time: at('2025-02-10T10:00:00') }])).toMatchObject({ accepted: 1 });
+    const one = (id: string) => refund(id, 'O9', '2025-02-11', { items: [{ product_id: 2, quantity: 1 }] });
+    const answers = await Promise.all([...Array.from({ length: 8 }, (_, i) => send([one(`B${i}`)])), ...Array.from({ length: 4 }, () => send([one('BX')]))]);
+    for (const answer of answers) expect(answer).toEqual({ accepted: expect.any(Number), duplicates: expect.any(Number), rejected: expect.any(Array) });
+    expect(answers.reduce((n, a) => n + a.accepted, 0)).toBe(3);
+    const [order] = (await rows(tk, 'ecommerce_orders')).filter((o) => o.order_id === 'O9');
+    const stored = (await rows(tk, 'ecommerce_refunds')).filter((r) => Number(r.order_ref) === Number(order!.ID));
+    expect(stored).toHaveLength(3);
+    expect(stored.reduce((n, r) => n + Number(r.amount), 0)).toBe(30);
+    expect(new Set(stored.map((r) => r.refund_id)).size).toBe(3);
   });
 });

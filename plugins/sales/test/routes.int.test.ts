@@ -1,4 +1,4 @@
-import { ManualClock } from '../../../core/clock';
+import { ManualClock } from '../../../core';
 import type { HttpClient } from '../../../test/helpers/http-client';
 import type { TestKernel } from '../../../test/helpers/test-kernel';
 import { adminClient, at, salesKernel, userClient } from './support';

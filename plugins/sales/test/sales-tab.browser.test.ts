@@ -2,8 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type { CliIO } from '../../../core/cli/command';
-import { ManualClock } from '../../../core/clock';
+import { type CliIO, ManualClock } from '../../../core';
 import { describeBrowser, launchBrowser } from '../../../test/helpers/browser';
 import type { TestKernel } from '../../../test/helpers/test-kernel';
 import { salesKernel } from './support';

@@ -1,4 +1,4 @@
-import { ManualClock } from '../../../core/clock';
+import { ManualClock } from '../../../core';
 import type { HttpClient } from '../../../test/helpers/http-client';
 import type { TestKernel } from '../../../test/helpers/test-kernel';
 import { adminClient, at, rows, salesKernel, visit } from './support';
@@ -107,5 +107,16 @@ describe('the traffic source of orders, carts and subscriptions', () => {
     expect(run.rows[0]).toEqual({ source: 'Newsletter', currency: 'EUR', sales: 2, revenue: money(20) });
     const subs = await sales.datatable('subscription_products', { query: { ...MARCH, group_by: ['source'], metrics: ['plan'] }, defaultMetrics: ['plan', 'active_subscribers'] });
     expect(subs.metrics).toEqual(['active_subscribers']);
+  });
+  it('keeps sources that differ in case apart, on every database', async () => {
+    await visit(tk, { uid: 'upper', time: at('2025-02-03T09:00:00'), parameters: 'utm_source=Newsletter' });
+    await visit(tk, { uid: 'lower', time: at('2025-02-04T09:00:00'), parameters: 'utm_source=newsletter' });
+    const order = (order_id: string, uid: string, day: string) => ({ type: 'order', order_id, uid, currency: 'EUR', total: 10, items: [{ ...MUG, quantity: 1, price: 10 }], time: at(`${day}T10:00:00`) });
+    expect((await admin.post(`${tk.api}/ecommerce/events`, { json: { events: [order('F1', 'upper', '2025-02-03'), order('F2', 'lower', '2025-02-04')] } })).body).toMatchObject({ accepted: 2 });
+    const bySource = await table('sales_products', { date_start: '2025-02-01', date_end: '2025-02-28', group_by: 'source', metrics: 'sales' });
+    expect(bySource.body.data.map((r: { source: string; sales: number }) => [r.source, r.sales]).sort()).toEqual([
+      ['Newsletter', 1],
+      ['newsletter', 1],
+    ]);
   });
 });

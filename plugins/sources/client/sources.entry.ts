@@ -1,6 +1,4 @@
-import { clear, el } from '../../../core/assets/client/dom';
-import { DataPage, type Section, countryName } from '../../../core/assets/client/page';
-import { type Row, type TableSpec, formatValue, renderTable } from '../../../core/assets/client/widgets';
+import { clear, countryName, DataPage, el, formatValue, renderTable, type Row, type Section, type TableSpec } from '../../../core/assets/client';
 import { renderWorldMap } from './world-map';
 
 const CHANNEL_LABELS: Record<string, string> = { search: 'Search', social: 'Social', email: 'E-mail', direct: 'Direct', other: 'Other sites' };

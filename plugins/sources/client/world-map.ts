@@ -1,5 +1,5 @@
 import World from '@svg-maps/world';
-import { clear, el, notice } from '../../../core/assets/client/dom';
+import { clear, el, notice } from '../../../core/assets/client';
 
 const SVG = 'http://www.w3.org/2000/svg';
 

@@ -1,4 +1,4 @@
-import type { Migration } from '../../../core/db/migrator';
+import type { Migration } from '../../../core';
 
 /** UTM campaign fields per pageview that carried them (`{prefix}svc_campaigns`). */
 export const campaignsTable: Migration = {

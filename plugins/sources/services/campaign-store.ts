@@ -1,7 +1,5 @@
 import type { Transaction } from 'sequelize';
-import type { Database } from '../../../core/db/database';
-import { insertIfAbsent } from '../../../core/db/sql';
-import type { Options } from '../../../core/options/options';
+import { type Database, insertIfAbsent, type Options } from '../../../core';
 import type { CampaignsService, UtmField } from '../contract';
 import { parseUtm } from './utm';
 

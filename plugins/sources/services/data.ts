@@ -1,6 +1,4 @@
-import type { PluginContext } from '../../../core/plugins/context';
-import type { AllowList, DataRequest } from '../../../core/statistics/request';
-import { METRICS, type MetricName, type StatsRow } from '../../../core/statistics/types';
+import { type AllowList, type DataRequest, type MetricName, METRICS, type PluginContext, type StatsRow } from '../../../core';
 import { CHANNELS, type Channel, classify, referrerDomain } from './channels';
 import { CAMPAIGN_FIELDS } from './utm';
 

@@ -1,4 +1,4 @@
-import type { PluginContext } from '../../../core/plugins/context';
+import type { PluginContext } from '../../../core';
 import { CAMPAIGN_FIELDS } from './utm';
 
 const LABELS: Record<string, string> = { source: 'Source', medium: 'Medium', campaign: 'Campaign', term: 'Term', content: 'Content' };

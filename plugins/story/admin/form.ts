@@ -1,5 +1,4 @@
-import { badRequest } from '../../../core/errors';
-import type { FieldProblem } from '../../../core/field-problems';
+import { badRequest, type FieldProblem } from '../../../core';
 
 /** The share form's fields as posted (and shown again after a refusal). */
 export interface ShareFormValues {

@@ -1,7 +1,5 @@
 import path from 'node:path';
-import type { AdminResult } from '../../../core/admin/admin';
-import { problemsOf } from '../../../core/field-problems';
-import type { PluginContext } from '../../../core/plugins/context';
+import { type AdminResult, type PluginContext, problemsOf } from '../../../core';
 import type { StoryApp } from '../app';
 import { shareInputDeps } from '../routes/rest';
 import { DEFAULT_EXPIRATION, EXPIRATIONS, parseShareInput } from '../services/share-input';

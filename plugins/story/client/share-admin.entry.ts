@@ -1,5 +1,4 @@
-import { LAST_VIEW_KEY } from '../../../core/assets/client/page';
-import { readState, siteToday } from '../../../core/assets/client/range';
+import { LAST_VIEW_KEY, readState, siteToday } from '../../../core/assets/client';
 import { isShareTab } from '../shared/constants';
 
 /**

@@ -1,8 +1,20 @@
-import { createApi } from '../../../core/assets/client/api';
-import { type Series, TrafficChart } from '../../../core/assets/client/chart';
-import { clear, el, labelCell, notice, tableBox } from '../../../core/assets/client/dom';
-import { countryName } from '../../../core/assets/client/page';
-import { type CardSpec, type Comparison, type Row, formatValue, renderCards, renderTable } from '../../../core/assets/client/widgets';
+import {
+  type CardSpec,
+  clear,
+  type Comparison,
+  countryName,
+  createApi,
+  el,
+  formatValue,
+  labelCell,
+  notice,
+  renderCards,
+  renderTable,
+  type Row,
+  type Series,
+  tableBox,
+  TrafficChart,
+} from '../../../core/assets/client';
 import { type StoryBlock, storyBlock } from '../shared/blocks';
 
 /**

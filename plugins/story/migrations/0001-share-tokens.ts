@@ -1,4 +1,4 @@
-import type { Migration } from '../../../core/db/migrator';
+import type { Migration } from '../../../core';
 
 /**
  * Share tokens (§2.5). `report_key` repeats `report_id` for story links and is

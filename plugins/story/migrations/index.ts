@@ -1,4 +1,4 @@
-import type { Migration } from '../../../core/db/migrator';
+import type { Migration } from '../../../core';
 import { shareTokensTable } from './0001-share-tokens';
 
 /** The story plugin's schema, in order. */

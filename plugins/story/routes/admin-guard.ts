@@ -1,6 +1,5 @@
 import { Router } from 'express';
-import { ANONYMOUS } from '../../../core/auth/types';
-import type { PluginContext } from '../../../core/plugins/context';
+import { ANONYMOUS, type PluginContext } from '../../../core';
 import type { StoryApp } from '../app';
 import { shareUrl } from '../services/share-urls';
 import { isViewer } from '../services/viewer';

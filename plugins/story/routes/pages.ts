@@ -1,8 +1,7 @@
 import path from 'node:path';
 import ejs from 'ejs';
 import { type Request, type Response, Router } from 'express';
-import { ANONYMOUS } from '../../../core/auth/types';
-import type { PluginContext } from '../../../core/plugins/context';
+import { ANONYMOUS, type PluginContext } from '../../../core';
 import type { StoryApp } from '../app';
 import { storyView } from '../services/story-page';
 import { sharedView } from '../services/view-state';

@@ -1,6 +1,4 @@
-import { badRequest } from '../../../core/errors';
-import { ok } from '../../../core/http/envelope';
-import type { PluginContext } from '../../../core/plugins/context';
+import { badRequest, ok, type PluginContext } from '../../../core';
 import type { StoryApp } from '../app';
 import { SHARE_SAFE } from '../route-meta';
 import { type ShareInputDeps, parseShareInput } from '../services/share-input';

@@ -1,8 +1,5 @@
 import type { SvcSharePermissions } from '../../../hooks';
-import type { Clock } from '../../../core/clock';
-import { type SvcError, forbidden } from '../../../core/errors';
-import type { RestRequest } from '../../../core/http/rest-types';
-import { isoDay } from '../../../core/statistics/dates';
+import { type Clock, forbidden, isoDay, type RestRequest, type SvcError } from '../../../core';
 import { isShareTab } from '../shared/constants';
 import type { ShareLink } from '../types';
 import type { ReportsService } from './report-types';

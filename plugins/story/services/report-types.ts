@@ -1,4 +1,4 @@
-import type { SvcServices } from '../../../core/plugins/services';
+import type { SvcServices } from '../../../core';
 
 /** The reports plugin's service, reached through `ctx.services`. */
 export type ReportsService = SvcServices['reports'];

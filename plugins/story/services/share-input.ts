@@ -1,9 +1,6 @@
 import { DateTime } from 'luxon';
 import type { SvcSharePermissions } from '../../../hooks';
-import { SvcError } from '../../../core/errors';
-import { absent, choice, object, optionalFlag, optionalObject, refuse, wholeNumber } from '../../../core';
-import type { Hooks } from '../../../core/hooks/registry';
-import type { StatisticsApi } from '../../../core/statistics/service';
+import { type Hooks, type StatisticsApi, SvcError, absent, choice, object, optionalFlag, optionalObject, refuse, wholeNumber } from '../../../core';
 import { STORY_TAB, type ShareTab, isShareTab } from '../shared/constants';
 import type { InitialState, ShareInput } from '../types';
 import { parseViewUrl } from './share-urls';

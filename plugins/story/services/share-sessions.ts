@@ -1,10 +1,6 @@
 import type { Request, Response } from 'express';
 import type { SvcSharePermissions } from '../../../hooks';
-import { SESSION_COOKIE } from '../../../core/auth/sessions';
-import { ANONYMOUS } from '../../../core/auth/types';
-import type { Clock } from '../../../core/clock';
-import { type SvcError, unauthorized } from '../../../core/errors';
-import type { Hooks } from '../../../core/hooks/registry';
+import { ANONYMOUS, type Clock, type Hooks, SESSION_COOKIE, type SvcError, unauthorized } from '../../../core';
 import { TOKEN_HEADER, TOKEN_PARAM, isTokenFormat } from '../shared/constants';
 import type { ShareLink } from '../types';
 import type { ShareTokens } from './tokens';

@@ -1,5 +1,5 @@
 import type { SvcMenuItem } from '../../../hooks';
-import type { Hooks } from '../../../core/hooks/registry';
+import type { Hooks } from '../../../core';
 import { type ShareTab, isShareTab } from '../shared/constants';
 
 /** A dashboard tab a link can share now (§2.5 shareable tab entry, plus its admin page). */

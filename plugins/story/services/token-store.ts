@@ -1,5 +1,4 @@
-import type { Database } from '../../../core/db/database';
-import { insertIfAbsent } from '../../../core/db/sql';
+import { type Database, insertIfAbsent } from '../../../core';
 import type { ShareInput, ShareLinkType } from '../types';
 
 /** A stored row of `{prefix}svc_share_tokens`. */

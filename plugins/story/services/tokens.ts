@@ -1,7 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Clock } from '../../../core/clock';
-import { SvcError, notFound } from '../../../core/errors';
-import type { Hooks } from '../../../core/hooks/registry';
+import { type Clock, type Hooks, notFound, SvcError } from '../../../core';
 import { STORY_TAB, isTokenFormat } from '../shared/constants';
 import type { InitialState, ShareInput, ShareLink, ShareLinkType } from '../types';
 import type { ReportsService } from './report-types';

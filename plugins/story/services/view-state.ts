@@ -1,5 +1,5 @@
 import type { SvcSharePermissions } from '../../../hooks';
-import { PRESETS, presetRange } from '../../../core/assets/client/range';
+import { presetRange, PRESETS } from '../../../core';
 import { TOKEN_PARAM } from '../shared/constants';
 import type { ShareLink } from '../types';
 

@@ -1,8 +1,4 @@
-import type { ApplicationPasswords } from '../../../core/auth/app-passwords';
-import type { SessionStore } from '../../../core/auth/sessions';
-import type { Principal, SvcUser } from '../../../core/auth/types';
-import type { Users } from '../../../core/auth/users';
-import { SvcError } from '../../../core/errors';
+import { type ApplicationPasswords, type Principal, type SessionStore, SvcError, type SvcUser, type Users } from '../../../core';
 
 /** The system account share-link visitors are signed in as (§5 rule 6). */
 export const VIEWER_LOGIN = 'svc_statistics_viewer';

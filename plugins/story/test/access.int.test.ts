@@ -1,4 +1,4 @@
-import { definePlugin } from '../../../core/plugins/manifest';
+import { definePlugin } from '../../../core';
 import type { HttpClient, HttpResponse } from '../../../test/helpers/http-client';
 import { type Json, type StoryKernel, startStoryKernel } from './support';
 

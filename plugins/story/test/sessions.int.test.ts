@@ -1,6 +1,6 @@
 import type { SvcLinkPermissions } from '../../../hooks';
-import { hashPassword } from '../../../core/auth/passwords';
-import { Priority } from '../../../core/hooks/registry';
+import { Priority } from '../../../core';
+import { plantAppPassword } from '../../../test/helpers/planted-app-password';
 import { createTestKernel } from '../../../test/helpers/test-kernel';
 import { type Json, type StoryKernel, dataAttribute, follow, startStoryKernel } from './support';
 
@@ -300,15 +300,8 @@ describe('viewer sessions', () => {
 describe('viewer account hardening at start', () => {
   it('deletes application passwords of the viewer account and never accepts them', async () => {
     const first = await createTestKernel({ plugins: ['tracking', 'story'], env: { SVC_LICENSE: 'creator' } });
-    const db = first.kernel.db;
     const viewer = (await first.kernel.users.findByLogin('svc_statistics_viewer'))!;
-    await db.execute(`INSERT INTO ${db.quote(db.table('application_passwords'))} (uuid, user_id, name, password, created) VALUES (?, ?, ?, ?, ?)`, [
-      '6f1c1b1e-0000-4000-8000-000000000001',
-      viewer.id,
-      'planted',
-      await hashPassword('PlantedSecretPassword123'),
-      first.clock.unix(),
-    ]);
+    await plantAppPassword(first.kernel.db, viewer.id, 'PlantedSecretPassword123', first.clock.unix());
     expect(await first.kernel.appPasswords.list(viewer.id)).toHaveLength(1);
     const basic = await first.client().withBasic('svc_statistics_viewer', 'PlantedSecretPassword123').get(`${first.api}/data/compare`);
     expect(basic.status).toBe(401);

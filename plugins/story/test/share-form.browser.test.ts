@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { ManualClock } from '../../../core/clock';
+import { ManualClock } from '../../../core';
 import { describeBrowser, launchBrowser, signedInPage } from '../../../test/helpers/browser';
 import { type TestKernel, createTestKernel } from '../../../test/helpers/test-kernel';
 

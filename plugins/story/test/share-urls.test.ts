@@ -1,4 +1,4 @@
-import { isSvcError } from '../../../core/errors';
+import { isSvcError } from '../../../core';
 import { parseViewUrl, shareUrl } from '../services/share-urls';
 
 const BASE = 'https://stats.example.com/sub';

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { ManualClock } from '../../../core/clock';
+import { ManualClock } from '../../../core';
 import { type TestDnsServer, type TestSmtpServer, startDnsServer, startSmtpServer } from '../../../test/helpers/outside-servers';
 import { type TestKernel, createTestKernel } from '../../../test/helpers/test-kernel';
 import { follow } from './support';

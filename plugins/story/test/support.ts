@@ -1,5 +1,4 @@
-import { ManualClock } from '../../../core/clock';
-import type { PluginManifest } from '../../../core/plugins/manifest';
+import { ManualClock, type PluginManifest } from '../../../core';
 import { NOW, TZ, loadTraffic } from '../../../core/statistics/test/traffic';
 import type { HttpClient, HttpResponse } from '../../../test/helpers/http-client';
 import type { TestDatabase } from '../../../test/helpers/test-db';

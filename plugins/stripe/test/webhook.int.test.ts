@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { ManualClock } from '../../../core/clock';
+import { ManualClock } from '../../../core';
 import type { HttpClient } from '../../../test/helpers/http-client';
 import type { TestKernel } from '../../../test/helpers/test-kernel';
 import { adminClient, at, count, rows, salesKernel, visit } from '../../sales/test/support';
@@ -172,6 +172,19 @@ describe('Stripe integration', () => {
       ['Frame', 1],
       ['Poster', 3],
     ]);
+  });
+
+  it('takes back a stored refund that fails after it succeeded, once', async () => {
+    const failed = { id: 're_1', object: 'refund', amount: 1000, currency: 'eur', status: 'failed', created: clock.unix(), charge: 'ch_1', payment_intent: 'pi_1' };
+    expect((await deliver('refund.failed', failed)).body).toEqual({ success: true, accepted: 0, duplicates: 0, rejected: [], withdrawn: 1 });
+    const kept = await rows(tk, 'ecommerce_refunds');
+    expect(kept.map((r) => r.refund_id)).toEqual(['re_2']);
+    // Its products went with it.
+    expect((await rows(tk, 'ecommerce_refund_items')).map((i) => Number(i.refund_ref)).filter((ref) => ref !== Number(kept[0]!.ID))).toEqual([]);
+    // Told again, or told late that it had succeeded, nothing changes.
+    expect((await deliver('refund.updated', failed)).body).toEqual({ success: true, accepted: 0, duplicates: 0, rejected: [] });
+    expect((await deliver('refund.updated', { ...failed, status: 'succeeded' })).body).toEqual({ success: true, accepted: 0, duplicates: 1, rejected: [] });
+    expect((await rows(tk, 'ecommerce_refunds')).map((r) => r.refund_id)).toEqual(['re_2']);
   });
 
   it('backfills the account history once activated: subscriptions and their paid renewal invoices', async () => {

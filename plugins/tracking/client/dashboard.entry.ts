@@ -1,7 +1,18 @@
-import { type Series, TrafficChart } from '../../../core/assets/client/chart';
-import { clear, notice } from '../../../core/assets/client/dom';
-import { DataPage, type Section, countryName } from '../../../core/assets/client/page';
-import { type CardSpec, type Comparison, type Row, type TableSpec, renderCards, renderTable } from '../../../core/assets/client/widgets';
+import {
+  type CardSpec,
+  clear,
+  type Comparison,
+  countryName,
+  DataPage,
+  notice,
+  renderCards,
+  renderTable,
+  type Row,
+  type Section,
+  type Series,
+  type TableSpec,
+  TrafficChart,
+} from '../../../core/assets/client';
 import { startOnboarding } from './onboarding';
 
 const CARDS: CardSpec[] = [
@@ -87,6 +98,11 @@ if (root) {
   };
   void refreshLive();
   setInterval(refreshLive, 30_000);
+  // The live count is of the whole site: with filters set, it says so rather than seem filtered.
+  const liveScope = root.querySelector('[data-live-scope]')!;
+  const showLiveScope = () => (liveScope.textContent = Object.keys(page.state.filters).length ? 'live now on the whole site' : 'live now');
+  root.addEventListener('svc:view', showLiveScope);
+  showLiveScope();
 
   const onboarding = root.querySelector<HTMLElement>('[data-onboarding]');
   if (onboarding && !page.share) {

@@ -1,5 +1,4 @@
-import { ApiError, createApi } from '../../../core/assets/client/api';
-import { clear, el, notice, tableBox } from '../../../core/assets/client/dom';
+import { ApiError, clear, createApi, el, notice, tableBox } from '../../../core/assets/client';
 
 interface Goal {
   ID: number;

@@ -1,5 +1,4 @@
-import type { Api } from '../../../core/assets/client/api';
-import { clear, el } from '../../../core/assets/client/dom';
+import { type Api, clear, el } from '../../../core/assets/client';
 
 interface Drop {
   time: number;

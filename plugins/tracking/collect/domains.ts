@@ -1,4 +1,4 @@
-import type { Options } from '../../../core/options/options';
+import type { Options } from '../../../core';
 
 export const FIRST_DOMAIN_OPTION = 'svc_first_domain';
 export const MULTI_DOMAIN_OPTION = 'svc_is_multi_domain';

@@ -1,6 +1,4 @@
-import type { Clock } from '../../../core/clock';
-import type { Database } from '../../../core/db/database';
-import type { SvcLogger } from '../../../core/logger';
+import type { Clock, Database, SvcLogger } from '../../../core';
 import type { DropOutcome } from './exclusions';
 
 /** A node writes at most one row per reason this often; the hits in between are counted into it. */

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { BlockRule } from '../../../core/settings/block-rules';
+import type { BlockRule } from '../settings/block-rules';
 import { readDataList } from './data-files';
 import { IpMatcher } from './ip';
 import { hostOf } from './text';

@@ -1,5 +1,4 @@
-import type { Database } from '../../../core/db/database';
-import type { DirectStatements, DirectValue } from '../../../core/db/direct';
+import type { Database, DirectStatements, DirectValue } from '../../../core';
 import type { SvcStatistic } from '../../../hooks';
 
 /**

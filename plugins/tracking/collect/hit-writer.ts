@@ -1,7 +1,4 @@
-import type { Database } from '../../../core/db/database';
-import type { DirectStatements } from '../../../core/db/direct';
-import { isCommitUnknown } from '../../../core/db/retry';
-import type { SvcLogger } from '../../../core/logger';
+import { type Database, type DirectStatements, isCommitUnknown, type SvcLogger } from '../../../core';
 import type { SvcStatistic } from '../../../hooks';
 import { Batcher } from './batcher';
 import type { HitStatements, SessionTouch } from './hit-statements';

@@ -1,4 +1,4 @@
-import type { PrivacyLevel } from '../../../core/settings/tracking-settings';
+import type { PrivacyLevel } from '../settings/tracking-settings';
 import type { RotatingSalt } from './rotating-salt';
 
 export interface Identity {

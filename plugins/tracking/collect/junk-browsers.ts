@@ -1,5 +1,4 @@
-import type { ObjectCache } from '../../../core/cache/object-cache';
-import type { Database } from '../../../core/db/database';
+import type { Database, ObjectCache } from '../../../core';
 import { LookupIds } from './lookups';
 import { isAllowedBrowser } from './user-agent';
 

@@ -1,7 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { ObjectCache } from '../../../core/cache/object-cache';
-import type { Database } from '../../../core/db/database';
-import { insertIfAbsent } from '../../../core/db/sql';
+import { type Database, insertIfAbsent, type ObjectCache } from '../../../core';
 
 export const LOOKUP_ITEMS = ['browsers', 'browser_versions', 'platforms', 'devices'] as const;
 export type LookupItem = (typeof LOOKUP_ITEMS)[number];

@@ -1,4 +1,4 @@
-import { badRequest } from '../../../core/errors';
+import { badRequest } from '../../../core';
 import type { SvcSanitizedHit } from '../../../hooks';
 import { cleanText, parseHttpUrl, toUint, truncate } from './text';
 

@@ -1,4 +1,4 @@
-import type { PluginContext } from '../../../core/plugins/context';
+import type { PluginContext } from '../../../core';
 import { registerDemo } from '../demo/demo-command';
 import { registerGeo } from '../geo/register';
 import { GoalStore } from '../goals/goal-store';

@@ -1,6 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Clock } from '../../../core/clock';
-import type { Options } from '../../../core/options/options';
+import type { Clock, Options } from '../../../core';
 
 interface StoredSalt {
   date: string;

@@ -1,10 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { Principal } from '../../../core/auth/types';
-import type { Clock } from '../../../core/clock';
-import type { Hooks } from '../../../core/hooks/registry';
-import type { PluginContext } from '../../../core/plugins/context';
-import type { SvcLogger } from '../../../core/logger';
-import type { Transients } from '../../../core/options/transients';
+import type { Clock, Hooks, PluginContext, Principal, SvcLogger, Transients } from '../../../core';
 import type { SvcHitType, SvcSanitizedHit, SvcStatistic } from '../../../hooks';
 import type { GoalStore } from '../goals/goal-store';
 import { completedGoals } from '../goals/matcher';

@@ -1,7 +1,6 @@
-import type { OptionSnapshot } from '../../../core/options/options';
-import type { PluginContext } from '../../../core/plugins/context';
-import { type BlockRule, parseBlockRule } from '../../../core/settings/block-rules';
-import type { PrivacyLevel } from '../../../core/settings/tracking-settings';
+import type { OptionSnapshot, PluginContext } from '../../../core';
+import { type BlockRule, parseBlockRule } from '../settings/block-rules';
+import type { PrivacyLevel } from '../settings/tracking-settings';
 
 /** The settings of tracking.md §2.5 the pipeline reads, parsed. */
 export interface TrackingConfig {

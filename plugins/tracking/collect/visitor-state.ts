@@ -1,4 +1,4 @@
-import type { Database } from '../../../core/db/database';
+import type { Database } from '../../../core';
 import type { SvcStatistic } from '../../../hooks';
 import { Batcher } from './batcher';
 import type { HitStatements } from './hit-statements';

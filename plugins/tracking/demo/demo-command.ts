@@ -1,9 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { ANONYMOUS } from '../../../core/auth/types';
-import { redactUrl } from '../../../core/db/database';
-import { UsageError, parseCommandArgs } from '../../../core/cli/args';
-import type { CliIO } from '../../../core/cli/command';
-import type { PluginContext } from '../../../core/plugins/context';
+import { ANONYMOUS, type CliIO, parseCommandArgs, type PluginContext, redactUrl, UsageError } from '../../../core';
 import type { Tracker } from '../collect/tracker';
 import type { GoalStore } from '../goals/goal-store';
 import type { SvcDemoVisit } from '../hooks';

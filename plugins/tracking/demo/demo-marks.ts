@@ -1,5 +1,4 @@
-import type { Database } from '../../../core/db/database';
-import { insertIgnoring } from '../../../core/db/sql';
+import { type Database, insertIgnoring } from '../../../core';
 import type { GoalStore } from '../goals/goal-store';
 
 export type DemoKind = 'session' | 'goal';

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import type { Database } from '../../../core/db/database';
-import { insertIfAbsent, insertIgnoring } from '../../../core/db/sql';
+import { type Database, insertIfAbsent, insertIgnoring } from '../../../core';
 import type { SvcLocation } from '../../../hooks';
 import { cleanText } from '../collect/text';
 import { COUNTRY_CODES, continentOf, countryPlaceholderCode } from './countries';

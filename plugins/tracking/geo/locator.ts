@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { Hooks } from '../../../core/hooks/registry';
+import type { Hooks } from '../../../core';
 import type { SvcLocation } from '../../../hooks';
 import { isPublicIp } from '../collect/ip';
 import { continentOf, countryCode } from './countries';

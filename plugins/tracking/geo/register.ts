@@ -1,4 +1,4 @@
-import type { PluginContext } from '../../../core/plugins/context';
+import type { PluginContext } from '../../../core';
 import { hitContext } from '../collect/hit-context';
 import { Locations } from './locations';
 import { Locator } from './locator';

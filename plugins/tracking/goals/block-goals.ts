@@ -1,6 +1,4 @@
-import type { Clock } from '../../../core/clock';
-import type { Database } from '../../../core/db/database';
-import { object, optionalFlag, optionalObject, refuse, text, wholeNumber } from '../../../core';
+import { type Clock, type Database, object, optionalFlag, optionalObject, refuse, text, wholeNumber } from '../../../core';
 import { cleanText } from '../collect/text';
 import { type Goal, GOAL_DEFAULTS } from './goal';
 import type { GoalStore } from './goal-store';

@@ -1,7 +1,4 @@
-import type { Clock } from '../../../core/clock';
-import type { Database } from '../../../core/db/database';
-import { notFound } from '../../../core/errors';
-import type { Options } from '../../../core/options/options';
+import { type Clock, type Database, notFound, type Options } from '../../../core';
 import { GOAL_DEFAULTS, type Goal, type GoalInput, parseGoalInput, toGoal } from './goal';
 
 /** Autoloaded counter bumped on every goal change, so each node reloads its active goals within seconds. */

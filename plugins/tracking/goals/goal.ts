@@ -1,6 +1,5 @@
 import { parse as parseSelector } from 'css-what';
-import { badRequest } from '../../../core/errors';
-import { FieldProblems, choice, flag, refuse, text as readText, type TextRule, wholeNumber } from '../../../core';
+import { FieldProblems, badRequest, choice, flag, refuse, text as readText, type TextRule, wholeNumber } from '../../../core';
 import { cleanText } from '../collect/text';
 
 export const GOAL_TYPES = ['clicks', 'views', 'visits', 'hook'] as const;

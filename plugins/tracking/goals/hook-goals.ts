@@ -1,7 +1,5 @@
 import type { Request } from 'express';
-import type { Clock } from '../../../core/clock';
-import type { Database } from '../../../core/db/database';
-import { insertIgnoring } from '../../../core/db/sql';
+import { type Clock, type Database, insertIgnoring } from '../../../core';
 import { cleanId } from '../collect/payload';
 import { WINDOW_SECONDS } from '../collect/tracker';
 import type { GoalStore } from './goal-store';

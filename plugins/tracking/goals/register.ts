@@ -1,5 +1,4 @@
-import { ok } from '../../../core/http/envelope';
-import type { PluginContext } from '../../../core/plugins/context';
+import { ok, type PluginContext } from '../../../core';
 import { registerGoalRoutes } from '../routes/goals';
 import { BlockGoals, parsePostBlocks } from './block-goals';
 import type { GoalStore } from './goal-store';

@@ -1,6 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { Database } from '../../../core/db/database';
-import type { Options } from '../../../core/options/options';
+import type { Database, Options } from '../../../core';
 
 /** Autoloaded counter the scraper bumps after adding links, so every node forgets its misses within seconds. */
 export const LINKS_VERSION_OPTION = 'svc_external_links_version';

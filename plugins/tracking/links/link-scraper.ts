@@ -1,10 +1,5 @@
 import { Parser } from 'htmlparser2';
-import type { Clock } from '../../../core/clock';
-import type { SvcConfig } from '../../../core/config';
-import type { Database } from '../../../core/db/database';
-import { insertIgnoring } from '../../../core/db/sql';
-import type { SvcLogger } from '../../../core/logger';
-import type { Options } from '../../../core/options/options';
+import { type Clock, type Database, insertIgnoring, type Options, type SvcConfig, type SvcLogger } from '../../../core';
 import { FIRST_DOMAIN_OPTION } from '../collect/domains';
 import type { LinkLookup } from './link-lookup';
 import { normaliseLinkUrl } from './normalize';

@@ -1,5 +1,4 @@
-import type { PluginContext } from '../../../core/plugins/context';
-import { insertIfAbsent } from '../../../core/db/sql';
+import { insertIfAbsent, type PluginContext } from '../../../core';
 import type { TrackingConfigCache } from '../collect/tracking-config';
 import { LinkLookup } from './link-lookup';
 import { LinkScraper } from './link-scraper';

@@ -1,4 +1,4 @@
-import type { Migration } from '../../../core/db/migrator';
+import type { Migration } from '../../../core';
 
 /**
  * Hits that arrived but were not counted, for the onboarding panel: one row

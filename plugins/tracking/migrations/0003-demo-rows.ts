@@ -1,4 +1,4 @@
-import type { Migration } from '../../../core/db/migrator';
+import type { Migration } from '../../../core';
 
 /**
  * What `svc demo` generated in the tracking plugin's tables, so that

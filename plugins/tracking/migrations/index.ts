@@ -1,4 +1,4 @@
-import type { Migration } from '../../../core/db/migrator';
+import type { Migration } from '../../../core';
 import { searchesAndLinks } from './0001-searches-and-links';
 import { recentDrops } from './0002-recent-drops';
 import { demoRows } from './0003-demo-rows';

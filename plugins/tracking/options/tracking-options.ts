@@ -1,5 +1,4 @@
-import type { SvcConfig } from '../../../core/config';
-import type { Hooks } from '../../../core/hooks/registry';
+import type { Hooks, SvcConfig } from '../../../core';
 import type { SvcTrackingOptions } from '../../../hooks';
 import type { TrackingConfigCache } from '../collect/tracking-config';
 import type { GoalStore } from '../goals/goal-store';

@@ -1,7 +1,5 @@
 import express, { Router } from 'express';
-import { badRequest, forbidden } from '../../../core/errors';
-import { trackingCors } from '../../../core/http/cors';
-import type { PluginContext } from '../../../core/plugins/context';
+import { badRequest, forbidden, type PluginContext, trackingCors } from '../../../core';
 import { cleanText } from '../collect/text';
 
 const FIELDS = ['message', 'status', 'url', 'endpoint', 'error', 'data'] as const;

@@ -1,6 +1,4 @@
-import { badRequest } from '../../../core/errors';
-import { ok } from '../../../core/http/envelope';
-import type { PluginContext } from '../../../core/plugins/context';
+import { badRequest, ok, type PluginContext } from '../../../core';
 import type { GoalStore } from '../goals/goal-store';
 
 function goalId(raw: string | undefined): number {

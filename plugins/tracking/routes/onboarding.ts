@@ -1,5 +1,4 @@
-import { ok } from '../../../core/http/envelope';
-import type { PluginContext } from '../../../core/plugins/context';
+import { ok, type PluginContext } from '../../../core';
 import type { DropLog, RecentDrop } from '../collect/drop-log';
 
 /** Rows of the recent-drops list. */

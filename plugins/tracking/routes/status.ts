@@ -1,5 +1,4 @@
-import { ok } from '../../../core/http/envelope';
-import type { PluginContext } from '../../../core/plugins/context';
+import { ok, type PluginContext } from '../../../core';
 import type { TransportStatusService } from '../status/transport-status';
 
 /** `GET {api_base}/tracking/status` and the self-test `POST {api_base}/tracking/status/test` (§2.7). */

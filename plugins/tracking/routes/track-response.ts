@@ -1,5 +1,4 @@
-import { describeError, isSvcError, unavailable } from '../../../core/errors';
-import type { SvcLogger } from '../../../core/logger';
+import { describeError, isSvcError, type SvcLogger, unavailable } from '../../../core';
 import type { TrackResult } from '../collect/tracker';
 
 /** A recorded or dropped hit answers 200; the drop reason shows in debug mode only. */

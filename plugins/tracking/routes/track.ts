@@ -1,10 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import express, { Router } from 'express';
-import { ANONYMOUS, type Principal } from '../../../core/auth/types';
-import { badRequest } from '../../../core/errors';
-import { trackingCors } from '../../../core/http/cors';
-import type { FastPostAnswer } from '../../../core/http/fast-post';
-import type { PluginContext } from '../../../core/plugins/context';
+import { ANONYMOUS, badRequest, type FastPostAnswer, type PluginContext, type Principal, trackingCors } from '../../../core';
 import { decodeBody } from '../collect/payload';
 import type { Tracker } from '../collect/tracker';
 import { asTrackingError, trackResponse } from './track-response';

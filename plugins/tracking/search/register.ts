@@ -1,7 +1,4 @@
-import { ANONYMOUS } from '../../../core/auth/types';
-import { badRequest } from '../../../core/errors';
-import { trackingCors } from '../../../core/http/cors';
-import type { PluginContext } from '../../../core/plugins/context';
+import { ANONYMOUS, badRequest, type PluginContext, trackingCors } from '../../../core';
 import { cleanId } from '../collect/payload';
 import { cleanText, hostOf } from '../collect/text';
 import type { HitRequest, Tracker } from '../collect/tracker';

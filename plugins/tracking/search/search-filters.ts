@@ -1,6 +1,5 @@
-import { commaList } from '../../../core/config';
-import type { Hooks } from '../../../core/hooks/registry';
-import { parseBlockRule } from '../../../core/settings/block-rules';
+import { commaList, type Hooks } from '../../../core';
+import { parseBlockRule } from '../settings/block-rules';
 
 /** Built-in injection probes (`svc_search_injection_patterns` default), regexes with delimiters. */
 export const DEFAULT_INJECTION_PATTERNS = [

@@ -1,9 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { Clock } from '../../../core/clock';
-import type { Database } from '../../../core/db/database';
-import { insertIfAbsent } from '../../../core/db/sql';
-import type { Hooks } from '../../../core/hooks/registry';
-import type { SvcLogger } from '../../../core/logger';
+import { type Clock, type Database, type Hooks, insertIfAbsent, type SvcLogger } from '../../../core';
 import type { SvcStatistic } from '../../../hooks';
 import { plainText } from '../collect/payload';
 import { WINDOW_SECONDS } from '../collect/tracker';

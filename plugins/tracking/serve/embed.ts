@@ -1,5 +1,4 @@
-import { unavailable } from '../../../core/errors';
-import type { PluginContext } from '../../../core/plugins/context';
+import { type PluginContext, unavailable } from '../../../core';
 import type { GhostFiles } from './ghost-files';
 import { type BuiltScript, ScriptCache } from './script-response';
 import type { ScriptSettings } from './script-settings';

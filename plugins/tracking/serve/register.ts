@@ -1,9 +1,8 @@
 import { Router } from 'express';
-import type { PluginContext } from '../../../core/plugins/context';
+import { acceptsGzip, IMMUTABLE, type PluginContext, REVALIDATE } from '../../../core';
 import { EmbedScripts } from './embed';
 import { GHOST_PATH, GhostFiles } from './ghost-files';
 import { addBodyAttributes, bodyAttributes } from './page-type';
-import { IMMUTABLE, REVALIDATE, acceptsGzip } from '../../../core/http/cached-response';
 import { EMBED_CACHE, type BuiltScript, ScriptCache, scriptHeaders, sendHeadless, sendScript } from './script-response';
 import { type ScriptSettings, materialiseScriptSettings, scriptSettings } from './script-settings';
 import { EMBED_PATH, PUBLIC_SCRIPT_HEADERS, SCRIPTS, SCRIPTS_PATH, type ScriptKind } from './scripts';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import type { Request, Response } from 'express';
-import { type CachedBody, cachedHeaders, sendCached } from '../../../core/http/cached-response';
+import { type CachedBody, cachedHeaders, sendCached } from '../../../core';
 import { JS_TYPE, PUBLIC_SCRIPT_HEADERS } from './scripts';
 
 /** A script ready to serve: its code, gzipped copy and content-hash ETag. */

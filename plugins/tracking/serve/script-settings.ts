@@ -1,4 +1,4 @@
-import type { PluginContext } from '../../../core/plugins/context';
+import type { PluginContext } from '../../../core';
 
 /** The settings of tracking.md §2.5 that decide how the scripts are offered. */
 export interface ScriptSettings {

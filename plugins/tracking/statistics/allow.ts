@@ -1,6 +1,4 @@
-import type { StatisticsApi } from '../../../core/statistics/service';
-import type { AllowList } from '../../../core/statistics/request';
-import { METRICS, type MetricName } from '../../../core/statistics/types';
+import { type AllowList, type MetricName, METRICS, type StatisticsApi } from '../../../core';
 
 /** An allow-list whose filters are every dimension known when the request arrives (plugins add some). */
 export function allowList(

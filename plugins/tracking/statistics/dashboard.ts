@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { PluginContext } from '../../../core/plugins/context';
+import type { PluginContext } from '../../../core';
 
 const VIEWS = path.join(__dirname, '..', 'views');
 export const DASHBOARD_SCRIPT = 'plugins/tracking/client/dashboard.entry.ts';

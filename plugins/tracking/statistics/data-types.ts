@@ -1,8 +1,13 @@
-import type { PluginContext } from '../../../core/plugins/context';
-import { autoBucket, isoDay } from '../../../core/statistics/dates';
-import { percentChange } from '../../../core/statistics/metrics';
-import type { DataRequest } from '../../../core/statistics/request';
-import type { MetricName, StatsQuery, TimeBucket } from '../../../core/statistics/types';
+import {
+  autoBucket,
+  type DataRequest,
+  isoDay,
+  type MetricName,
+  percentChange,
+  type PluginContext,
+  type StatsQuery,
+  type TimeBucket,
+} from '../../../core';
 import { allowList } from './allow';
 import { liveVisitors } from './live';
 

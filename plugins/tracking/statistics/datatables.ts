@@ -1,6 +1,4 @@
-import type { PluginContext } from '../../../core/plugins/context';
-import type { DataRequest } from '../../../core/statistics/request';
-import type { StatusFilter, MetricName } from '../../../core/statistics/types';
+import type { DataRequest, MetricName, PluginContext, StatusFilter } from '../../../core';
 import { allowList } from './allow';
 
 interface TableSpec {

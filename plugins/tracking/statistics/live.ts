@@ -1,4 +1,4 @@
-import type { PluginContext } from '../../../core/plugins/context';
+import type { PluginContext } from '../../../core';
 
 /** A visitor is live when a pageview of theirs was seen or updated within this many seconds. */
 export const LIVE_WINDOW = 300;

@@ -1,4 +1,4 @@
-import type { PluginContext } from '../../../core/plugins/context';
+import type { PluginContext } from '../../../core';
 import { registerDashboard } from './dashboard';
 import { registerDataTypes } from './data-types';
 import { registerDatatables } from './datatables';

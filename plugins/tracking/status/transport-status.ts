@@ -1,7 +1,4 @@
-import type { Clock } from '../../../core/clock';
-import type { SvcConfig } from '../../../core/config';
-import type { SvcLogger } from '../../../core/logger';
-import type { Options } from '../../../core/options/options';
+import type { Clock, Options, SvcConfig, SvcLogger } from '../../../core';
 
 /** tracking.md §2.7. */
 export interface TransportStatus {

@@ -1,5 +1,4 @@
-import type { CliIO } from '../../../core/cli/command';
-import { ManualClock } from '../../../core/clock';
+import { type CliIO, ManualClock } from '../../../core';
 import type { HttpClient } from '../../../test/helpers/http-client';
 import { type TestKernel, createTestKernel } from '../../../test/helpers/test-kernel';
 import { CHROME, pageview, track } from './helpers';

@@ -1,6 +1,4 @@
-import { UsageError } from '../../../core/cli/args';
-import type { CliIO } from '../../../core/cli/command';
-import { definePlugin } from '../../../core/plugins/manifest';
+import { type CliIO, definePlugin, UsageError } from '../../../core';
 import { type TestKernel, createTestKernel } from '../../../test/helpers/test-kernel';
 import type { SvcDemoVisit } from '../hooks';
 import { count, rows } from './helpers';

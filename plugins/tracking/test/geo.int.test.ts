@@ -1,5 +1,5 @@
 import { countries } from 'countries-list';
-import { definePlugin } from '../../../core/plugins/manifest';
+import { definePlugin } from '../../../core';
 import type { SvcLocation } from '../../../hooks';
 import { type TestKernel, createTestKernel } from '../../../test/helpers/test-kernel';
 import { count, pageview, rows, track } from './helpers';

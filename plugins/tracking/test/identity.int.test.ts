@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ManualClock } from '../../../core/clock';
+import { ManualClock } from '../../../core';
 import { type TestKernel, createTestKernel } from '../../../test/helpers/test-kernel';
 import { CHROME, count, heartbeat, pageview, rows, setOptions, track } from './helpers';
 

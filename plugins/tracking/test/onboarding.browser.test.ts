@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { ManualClock } from '../../../core/clock';
+import { ManualClock } from '../../../core';
 import { PHONE, describeBrowser, launchBrowser, signedInPage } from '../../../test/helpers/browser';
 import { type TestKernel, createTestKernel } from '../../../test/helpers/test-kernel';
 import { CHROME, GOOGLEBOT, pageview, setOptions, track } from './helpers';

@@ -1,5 +1,4 @@
-import { ManualClock } from '../../../core/clock';
-import { definePlugin } from '../../../core/plugins/manifest';
+import { definePlugin, ManualClock } from '../../../core';
 import { type TestKernel, createTestKernel } from '../../../test/helpers/test-kernel';
 import { CHROME, count, pageview, rows, setOptions, track } from './helpers';
 

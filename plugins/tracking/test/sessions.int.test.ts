@@ -1,4 +1,4 @@
-import { ManualClock } from '../../../core/clock';
+import { ManualClock } from '../../../core';
 import { type TestKernel, createTestKernel } from '../../../test/helpers/test-kernel';
 import { IPHONE, count, heartbeat, pageview, rows, setOptions, track } from './helpers';
 

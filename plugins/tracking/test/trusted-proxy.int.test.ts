@@ -1,4 +1,4 @@
-import { definePlugin } from '../../../core/plugins/manifest';
+import { definePlugin } from '../../../core';
 import { type TestKernel, createTestKernel } from '../../../test/helpers/test-kernel';
 import { pageview, setOptions } from './helpers';
 

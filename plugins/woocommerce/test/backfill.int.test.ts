@@ -1,4 +1,4 @@
-import { ManualClock } from '../../../core/clock';
+import { ManualClock } from '../../../core';
 import type { TestKernel } from '../../../test/helpers/test-kernel';
 import { type TestDatabase, createTestDatabase } from '../../../test/helpers/test-db';
 import { adminClient, count, salesKernel } from '../../sales/test/support';

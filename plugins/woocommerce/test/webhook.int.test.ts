@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { ManualClock } from '../../../core/clock';
+import { ManualClock } from '../../../core';
 import type { TestKernel } from '../../../test/helpers/test-kernel';
 import { at, count, rows, salesKernel, visit } from '../../sales/test/support';
 import { type FakeStore, startStore } from './store';

@@ -1,7 +1,6 @@
-import { ManualClock } from '../../../../core/clock';
+import { ManualClock, type PluginManifest } from '../../../../core';
 import { type TestKernel, createTestKernel } from '../../../../test/helpers/test-kernel';
 import type { HttpClient, HttpResponse } from '../../../../test/helpers/http-client';
-import type { PluginManifest } from '../../../../core/plugins/manifest';
 import type { TestDatabase } from '../../../../test/helpers/test-db';
 import { type TestDnsServer, type TestSmtpServer, startDnsServer, startSmtpServer } from '../../../../test/helpers/outside-servers';
 import type { Json } from './json';

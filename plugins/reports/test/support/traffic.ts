@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import type { Database } from '../../../../core/db/database';
+import type { Database } from '../../../../core';
 
 export interface Visit {
   /** Local time in the site timezone, e.g. 2026-03-02T10:00. */

@@ -1,4 +1,4 @@
-import { badRequest } from '../../../../core/errors';
+import { badRequest } from '../../../../core';
 import { percent } from '../money';
 import type { DistributionKey, SubscriptionQueries } from '../subscription-queries';
 import type { SalesWindow } from '../window';

@@ -1,4 +1,4 @@
-import { badRequest } from '../../../../core/errors';
+import { badRequest } from '../../../../core';
 import { normalisePath, normaliseUrl } from '../../ingest/fields';
 import type { PageSelection, ShopQueries } from '../shop-queries';
 import type { SalesWindow } from '../window';

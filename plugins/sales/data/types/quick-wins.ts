@@ -1,4 +1,4 @@
-import { dashboardUrl } from '../../../../core/admin/dashboard-url';
+import { dashboardUrl } from '../../../../core';
 import { SALES_TAB_PATH } from '../../admin/tab';
 import { gatherFacts, sufficient } from '../quick-wins/facts';
 import { type QuickWin, RULES } from '../quick-wins/rules';

@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import { badRequest } from '../../../../core/errors';
+import { badRequest } from '../../../../core';
 import { percent } from '../money';
 import type { CohortMember, SubscriptionQueries } from '../subscription-queries';
 import type { SalesWindow } from '../window';

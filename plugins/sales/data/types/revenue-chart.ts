@@ -1,7 +1,5 @@
 import { DateTime } from 'luxon';
-import { badRequest } from '../../../../core/errors';
-import { bucketEdges } from '../../../../core/statistics/dates';
-import type { TimeRange } from '../../../../core/statistics/types';
+import { badRequest, bucketEdges, type TimeRange } from '../../../../core';
 import { roundMoney } from '../money';
 import type { SubscriptionQueries } from '../subscription-queries';
 import type { SalesWindow } from '../window';

@@ -1,5 +1,4 @@
-import { percentChange } from '../../../../core/statistics/metrics';
-import type { TimeRange } from '../../../../core/statistics/types';
+import { percentChange, type TimeRange } from '../../../../core';
 import { roundMoney, percent } from '../money';
 import type { SubscriptionQueries } from '../subscription-queries';
 import type { SalesWindow } from '../window';

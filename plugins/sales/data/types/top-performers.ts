@@ -1,4 +1,4 @@
-import { percentChange } from '../../../../core/statistics/metrics';
+import { percentChange } from '../../../../core';
 import { roundMoney } from '../money';
 import type { RevenueDimension, ShopQueries } from '../shop-queries';
 import type { SalesWindow } from '../window';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { definePlugin } from '../../../../core/plugins/manifest';
+import { definePlugin } from '../../../../core';
 import { type TestKernel, createTestKernel } from '../../../../test/helpers/test-kernel';
 import { setOptions } from '../../test/helpers';
 import { GHOST_PREFIX } from '../ghost-files';

@@ -49,7 +49,7 @@ describe('statistics dashboard in a browser', () => {
     await page.waitForSelector('[data-table="pages"] table');
     const visitors30 = await cardValue('pageviews');
     expect(visitors30).toBeGreaterThan(0);
-    expect(await page.textContent('[data-live]')).toMatch(/^\d+$/);
+    await page.waitForFunction(() => /^\d+$/.test(document.querySelector('[data-live]')?.textContent ?? ''));
     expect(await page.locator('[data-table="pages"] .row-filter').count()).toBeGreaterThan(3);
 
     await page.selectOption('select[name=preset]', 'last_7_days');
@@ -65,12 +65,15 @@ describe('statistics dashboard in a browser', () => {
     expect(await page.textContent('[data-filters] .chip')).toContain(firstPage!);
     await page.waitForFunction(() => document.querySelectorAll('[data-table="pages"] tbody tr').length === 1);
     expect(new URL(page.url()).searchParams.get('filters')).toBe(JSON.stringify({ page_url: firstPage }));
+    // The live count takes no filter, and says so while one is set.
+    expect(await page.textContent('[data-live-scope]')).toBe('live now on the whole site');
 
     fs.mkdirSync(OUTPUT, { recursive: true });
     await page.screenshot({ path: path.join(OUTPUT, 'statistics-dashboard.png'), fullPage: true });
 
     await page.click('[data-filters] .chip');
     await page.waitForFunction(() => document.querySelectorAll('[data-table="pages"] tbody tr').length > 1);
+    expect(await page.textContent('[data-live-scope]')).toBe('live now');
   });
 
   it('shows tracked strings as text, never as markup', async () => {

@@ -1,4 +1,4 @@
-import { ManualClock } from '../../../../core/clock';
+import { ManualClock } from '../../../../core';
 import { NOW, TZ, at, insertPageview, loadTraffic } from '../../../../core/statistics/test/traffic';
 import type { HttpClient } from '../../../../test/helpers/http-client';
 import { type TestKernel, createTestKernel } from '../../../../test/helpers/test-kernel';

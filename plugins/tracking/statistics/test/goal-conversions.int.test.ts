@@ -1,5 +1,4 @@
-import { ManualClock } from '../../../../core/clock';
-import type { StatsQuery } from '../../../../core/statistics/types';
+import { ManualClock, type StatsQuery } from '../../../../core';
 import type { HttpClient } from '../../../../test/helpers/http-client';
 import { type TestKernel, createTestKernel } from '../../../../test/helpers/test-kernel';
 import { statisticsTab } from './tab-plugin';

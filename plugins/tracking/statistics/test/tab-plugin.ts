@@ -1,4 +1,4 @@
-import { definePlugin } from '../../../../core/plugins/manifest';
+import { definePlugin } from '../../../../core';
 import { registerStatisticsTab } from '../register';
 
 /** The statistics tab alone, so its tests do not depend on the collection pipeline. */

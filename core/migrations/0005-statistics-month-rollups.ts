@@ -1,4 +1,4 @@
-import type { Migration } from '../core/db/migrator';
+import type { Migration } from '../db/migrator';
 
 /**
  * Monthly roll-ups of `summary_dims` (same columns, `day` = first day of the

@@ -1,4 +1,4 @@
-import type { PluginContext } from '../../core/plugins/context';
+import type { PluginContext } from '../../core';
 import { Activation } from './activation';
 import { Backfill } from './backfill/backfill';
 import type { SalesService } from './contract';
@@ -9,7 +9,7 @@ import { Integrations } from './integrations/registry';
 export const BACKFILL_DAYS_PER_BATCH = 30;
 
 /** The sales plugin's services, built once per kernel. */
-export interface SalesCore {
+export interface SalesApp {
   ctx: PluginContext;
   timezone: string;
   activation: Activation;
@@ -22,7 +22,7 @@ export interface SalesCore {
   ingest: SalesService['ingest'];
 }
 
-export function createSalesCore(ctx: PluginContext): SalesCore {
+export function createSalesApp(ctx: PluginContext): SalesApp {
   const timezone = ctx.config.timezone;
   const activation = new Activation(ctx.options, ctx.clock, timezone);
   const ingestor = new Ingestor({ db: ctx.db, clock: ctx.clock, timezone, activation, campaigns: () => ctx.services.get('campaigns') });

@@ -1,4 +1,4 @@
-import type { Migration } from '../core/db/migrator';
+import type { Migration } from '../db/migrator';
 
 /** Options, transients, users, application passwords and sessions. */
 export const coreTables: Migration = {

@@ -1,4 +1,4 @@
-import type { Migration } from '../core/db/migrator';
+import type { Migration } from '../db/migrator';
 
 /**
  * Rate-limit counters of core/db/rate-limiter.ts: one row per budget key and

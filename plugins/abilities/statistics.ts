@@ -1,16 +1,20 @@
-import type { Principal } from '../auth/types';
-import type { Users } from '../auth/users';
-import { SvcError } from '../errors';
-import type { Options } from '../options/options';
-import { type SettingField, parseBoolean } from '../settings/settings';
-import type { AbilitiesRegistry, AbilityCategory, JsonSchema } from './registry';
+import {
+  type AbilitiesRegistry,
+  type AbilityCategory,
+  type JsonSchema,
+  type Options,
+  parseBoolean,
+  type Principal,
+  type SettingField,
+  SvcError,
+  type Users,
+} from '../../core';
 
 /**
  * The public description of the `svc-statistics` abilities (ecommerce.md
  * §4.5, §2.11): names, schemas, defaults and the permission they share. The
- * kernel owns it so that it can describe them on every license; the business
- * `abilities` plugin executes them (see core/abilities/pro-gate.ts for the
- * other licenses).
+ * plugin executes them on the business license; its always-loaded part
+ * (always.ts) describes them on the free license.
  */
 
 /** Settings → Advanced: the abilities are registered only while this option is on. */

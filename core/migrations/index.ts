@@ -1,4 +1,4 @@
-import type { Migration } from '../core/db/migrator';
+import type { Migration } from '../db/migrator';
 import { coreTables } from './0001-core-tables';
 import { schedulerTables } from './0002-scheduler';
 import { statisticsTables } from './0003-statistics';

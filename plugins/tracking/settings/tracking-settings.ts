@@ -1,8 +1,6 @@
 import ipaddr from 'ipaddr.js';
-import { isRole } from '../auth/roles';
-import { badRequest } from '../errors';
+import { badRequest, isRole, parseBoolean, parseChoice, parseLines, type PluginSettings, type SettingField } from '../../../core';
 import { parseBlockRule } from './block-rules';
-import { parseBoolean, parseChoice, parseLines, type SettingField, type Settings } from './settings';
 
 export type PrivacyLevel = 'cookie' | 'private_mode' | 'fingerprint';
 
@@ -31,7 +29,7 @@ const toggle = (key: string, label: string, help: string, extra: Partial<Setting
 });
 
 /** The tracking settings of tracking.md §2.5. */
-export function registerTrackingSettings(settings: Settings): void {
+export function registerTrackingSettings(settings: PluginSettings): void {
   settings.register<PrivacyLevel>({
     key: 'privacy_level',
     label: 'Visitor identification',

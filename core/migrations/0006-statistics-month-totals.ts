@@ -1,5 +1,5 @@
 import { DataTypes } from 'sequelize';
-import type { Migration } from '../core/db/migrator';
+import type { Migration } from '../db/migrator';
 
 /**
  * Monthly roll-ups of `summary_days` (same columns, `day` = first day of the

@@ -1,4 +1,4 @@
-import type { Migration } from '../core/db/migrator';
+import type { Migration } from '../db/migrator';
 
 /**
  * The public id of an application password: its first 8 characters, stored

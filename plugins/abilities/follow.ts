@@ -1,5 +1,4 @@
-import { describeError } from '../errors';
-import type { SvcLogger } from '../logger';
+import { describeError, type SvcLogger } from '../../core';
 
 /** How often a node looks at the option again; the options' own reload time (5 s) adds to it for changes made on other nodes. */
 const FOLLOW_INTERVAL_MS = 1_000;

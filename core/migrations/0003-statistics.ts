@@ -1,4 +1,4 @@
-import type { Migration } from '../core/db/migrator';
+import type { Migration } from '../db/migrator';
 
 /**
  * The statistics schema of tracking.md §2.2-2.3 that the query engine reads and

@@ -1,6 +1,6 @@
 import { DataTypes } from 'sequelize';
-import type { Database } from '../core/db/database';
-import type { Migration } from '../core/db/migrator';
+import type { Database } from '../db/database';
+import type { Migration } from '../db/migrator';
 
 /**
  * Marks the folded days that still have raw hits to be folded again (the

@@ -1,4 +1,4 @@
-import type { Migration } from '../core/db/migrator';
+import type { Migration } from '../db/migrator';
 
 /**
  * Logins compare exactly, byte for byte, on both dialects: MySQL's

@@ -1,4 +1,4 @@
-import type { Migration } from '../core/db/migrator';
+import type { Migration } from '../db/migrator';
 
 /** Single events and the claims of recurring runs (docs/adr/0003-scheduler-claims.md). */
 export const schedulerTables: Migration = {
