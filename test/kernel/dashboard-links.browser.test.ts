@@ -4,9 +4,9 @@ import { ManualClock } from '../../core/clock';
 import { describeBrowser, launchBrowser, signedInPage } from '../helpers/browser';
 import type { HttpClient } from '../helpers/http-client';
 import { type TestKernel, createTestKernel } from '../helpers/test-kernel';
+import { at } from '../helpers/time';
 
 const STEP = 15_000;
-const at = (iso: string) => Date.parse(`${iso}Z`) / 1000;
 
 /** Links the service sends people (report mails, quick wins) open the dashboard on the period they describe. */
 describeBrowser('dashboard links', () => {
