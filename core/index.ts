@@ -21,8 +21,8 @@ export { MULTI_LINE, ONE_LINE, REQUIRED, absent, choice, flag, numeric, object, 
 export { ok } from './http/envelope';
 export { RestResponse, type RestRequest, type RestRouteDef } from './http/rest-types';
 export { type CachedBody, IMMUTABLE, REVALIDATE, acceptsGzip, cachedHeaders, sendCached } from './http/cached-response';
-export { trackingCors } from './http/cors';
-export type { FastPostAnswer } from './http/fast-post';
+export { type CorsPolicy, corsMiddleware } from './http/cors';
+export type { HotAnswer, HotRequest, HotRouteDef } from './http/hot-routes';
 
 // The kernel services' types (what `ctx` holds).
 export type { AdminPageDef, AdminRequest, AdminResult } from './admin/admin';

@@ -24,7 +24,7 @@ import { runMigrations } from './db/migrator';
 import { RateLimiter } from './db/rate-limiter';
 import { HookRegistry } from './hooks/registry';
 import { HttpApp } from './http/app';
-import { FastPostRoutes } from './http/fast-post';
+import { HotRoutes } from './http/hot-routes';
 import { DEFAULT_TIMEOUTS, type HttpTimeouts, applyTimeouts } from './http/timeouts';
 import { type ListeningAddress, describeListening } from './http/listen-address';
 import { requestContext } from './http/request-context';
@@ -72,8 +72,8 @@ export class Kernel {
   private readonly pluginStatuses: PluginStatus[] = [];
   /** Commands plugins added to `svc`, by name. */
   readonly commands = new Map<string, CliCommand>();
-  /** Hot-path POST routes served before express (see core/http/fast-post.ts). */
-  readonly fastPost: FastPostRoutes;
+  /** POST routes also served before express (core/http/hot-routes.ts). */
+  readonly hotRoutes: HotRoutes;
   /** Services plugins provide to each other. */
   readonly services = new ServiceRegistry();
   /** The host abilities interface (categories and abilities plugins register). */
@@ -111,7 +111,7 @@ export class Kernel {
     readonly mailer: Mailer,
   ) {
     this.abilities = new AbilitiesRegistry(logger.child({ service: 'abilities' }));
-    this.fastPost = new FastPostRoutes(config, logger);
+    this.hotRoutes = new HotRoutes(config.basePath, logger);
     this.statistics = new StatisticsService({ db, clock, logger, hooks, settings, timezone: config.timezone });
     this.assets = new AssetService(config.basePath, logger.child({ service: 'assets' }));
     this.accounts = new Accounts(users, appPasswords, sessions);
@@ -191,9 +191,9 @@ export class Kernel {
   /** Serves on a port, or on a server already bound (tests reserve port 0 that way, so no other process can take it). */
   async listen(port: number | net.Server = this.config.port, host = this.config.host ?? undefined): Promise<string> {
     const app = this.http.app;
-    const fast = this.fastPost;
+    const hot = this.hotRoutes;
     const server = http.createServer((req, res) => {
-      if (!fast.handle(req, res)) app(req, res);
+      if (!hot.handle(req, res)) app(req, res);
     });
     applyTimeouts(server, { ...DEFAULT_TIMEOUTS, ...this.httpTimeouts });
     await new Promise<void>((resolve, reject) => {
@@ -262,9 +262,10 @@ export class Kernel {
       rest: { route: (def) => defer(() => this.rest.add(manifest.name, def)) },
       http: {
         mount: (p, router, options) => defer(() => this.http.mount(p, router, options)),
-        fastPost: (route) => defer(() => this.fastPost.add(route)),
+        hotRoute: (def) => defer(() => this.http.route(def.path, this.hotRoutes.add(def), { quiet: true, session: 'lazy', basicAuth: def.basicAuth })),
         clientAddress: (headers, remoteAddress) => this.http.clientAddress(headers, remoteAddress),
         currentRequest: () => requestContext.current(),
+        currentHeaders: () => requestContext.headers(),
         currentPrincipal: () => requestContext.principal(),
       },
       admin: {

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import express, { type Express, type RequestHandler, Router } from 'express';
 import helmet from 'helmet';
@@ -10,8 +9,8 @@ import { SvcError, describeError, notFound, unauthorized } from '../errors';
 import type { SvcLogger } from '../logger';
 import { type TrustProxy, trustedClientAddress } from './client-address';
 import { jsonErrorHandler } from './errors';
-import { logUrl } from './log-url';
 import { requestContext } from './request-context';
+import { logRequest } from './request-log';
 import { refuseMalformedPaths } from './url-encoding';
 
 export interface PublicMountOptions {
@@ -126,6 +125,15 @@ export class HttpApp {
 
   /** Mounts a plugin's non-REST router (tracking endpoint, scripts, share pages). */
   mount(path: string, router: Router, options: PublicMountOptions = {}): void {
+    this.publicRoutes.use(path, ...this.stack(options), router);
+  }
+
+  /** Serves exactly `path` (any method; the handlers pass on what they do not answer), before the REST namespaces. */
+  route(path: string, handlers: RequestHandler[], options: PublicMountOptions = {}): void {
+    this.publicRoutes.all(path, ...this.stack(options), ...handlers);
+  }
+
+  private stack(options: PublicMountOptions): RequestHandler[] {
     const stack: RequestHandler[] = [];
     if (options.quiet) stack.push((_req, res, next) => ((res.locals.quiet = true), next()));
     if (options.session === 'lazy') stack.push(this.lazySession);
@@ -133,7 +141,7 @@ export class HttpApp {
     if (options.session || options.basicAuth) {
       stack.push(this.parts.passport.initialize(), principalMiddleware(this.parts.passport, Boolean(options.basicAuth)));
     }
-    this.publicRoutes.use(path, ...stack, router);
+    return stack;
   }
 
   /** Mounts a REST namespace (`/svc/v1`, `/wp-abilities/v1`) below the REST prefix. */
@@ -154,16 +162,7 @@ export class HttpApp {
 
   private requestLog(logger: SvcLogger): RequestHandler {
     return (req, res, next) => {
-      const started = process.hrtime.bigint();
-      const id = (req.headers['x-request-id'] as string | undefined)?.slice(0, 64) || randomUUID();
-      res.setHeader('X-Request-Id', id);
-      res.on('finish', () => {
-        const ms = Number(process.hrtime.bigint() - started) / 1e6;
-        const entry = { reqId: id, method: req.method, url: logUrl(req.originalUrl), status: res.statusCode, ms: Math.round(ms * 10) / 10 };
-        if (res.statusCode >= 500) logger.error(entry, 'request');
-        else if (res.locals.quiet && res.statusCode < 400) logger.debug(entry, 'request');
-        else logger.info(entry, 'request');
-      });
+      logRequest(logger, req, res, () => req.originalUrl, () => res.locals.quiet === true);
       requestContext.run(req, next);
     };
   }

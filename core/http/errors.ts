@@ -34,13 +34,17 @@ export function toSvcError(err: unknown): SvcError {
   return new SvcError('svc_internal_error', 'Something went wrong on the server; it has been logged.', 500);
 }
 
+/** Headers an error answer carries besides its body: `Retry-After` when the error says when to come back. */
+export function errorHeaders(err: SvcError): Record<string, string> {
+  return err.data && typeof err.data.retry_after === 'number' ? { 'Retry-After': String(err.data.retry_after) } : {};
+}
+
 /** JSON errors in the shape of docs/errors.md, for the REST namespaces. */
 export function jsonErrorHandler(logger: SvcLogger): ErrorRequestHandler {
   return (err, req, res, next) => {
     const svcErr = toSvcError(err);
     if (svcErr.status >= 500) logger.error({ err, url: logUrl(req.originalUrl) }, 'request failed');
     if (res.headersSent) return next(err);
-    if (svcErr.data && typeof svcErr.data.retry_after === 'number') res.setHeader('Retry-After', String(svcErr.data.retry_after));
-    res.status(svcErr.status).json(errorBody(svcErr));
+    res.status(svcErr.status).set(errorHeaders(svcErr)).json(errorBody(svcErr));
   };
 }

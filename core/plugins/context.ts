@@ -16,7 +16,7 @@ import type { SvcConfig } from '../config';
 import type { Database } from '../db/database';
 import type { Hooks } from '../hooks/registry';
 import type { PublicMountOptions } from '../http/app';
-import type { FastPostRoute } from '../http/fast-post';
+import type { HotRouteDef } from '../http/hot-routes';
 import type { RouteDefinition } from '../http/rest-router';
 import type { SvcLogger } from '../logger';
 import type { Mailer } from '../mail/mailer';
@@ -39,11 +39,12 @@ export interface PluginContext {
   readonly http: {
     mount(path: string, router: Router, options?: PublicMountOptions): void;
     /**
-     * A hot-path POST route served before express. The same path must also be
-     * served by an express route (REST or mount) running the same handler:
-     * requests with a sign-in cookie or an encoded body go there.
+     * A POST route on a hot path, declared once: the kernel serves the usual
+     * anonymous request before express and every other (a sign-in cookie, an
+     * application password, an encoded body, a preflight) through express,
+     * both with the same handler, CORS policy, errors and request context.
      */
-    fastPost(route: FastPostRoute): void;
+    hotRoute(def: HotRouteDef): void;
     /**
      * The client's address when `SVC_TRUST_PROXY` names the proxies: forwarded
      * headers count only on connections from them (`X-Forwarded-For` read from
@@ -51,8 +52,10 @@ export interface PluginContext {
      * Null when `SVC_TRUST_PROXY` is not set.
      */
     clientAddress(headers: IncomingHttpHeaders, remoteAddress: string | undefined): string | null;
-    /** The request being served, for hook handlers whose arguments do not carry it. */
+    /** The request being served by express, for hook handlers whose arguments do not carry it. */
     currentRequest(): Request | undefined;
+    /** The headers of the request being served, by express or on a hot route's hot path. */
+    currentHeaders(): IncomingHttpHeaders | undefined;
     currentPrincipal(): Principal;
   };
   /** Pages below `/svc-admin` rendered in the admin layout. */

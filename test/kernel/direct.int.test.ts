@@ -84,7 +84,7 @@ describe('db.direct', () => {
 
   (process.env.SVC_TEST_DB === 'mysql' ? it : it.skip)('fails a transaction whose connection the server drops, then works on a new connection', async () => {
     const transaction = db.direct.transaction(async (s) => {
-      const [{ id }] = await s.all<{ id: number }>('SELECT CONNECTION_ID() AS id', []);
+      const [{ id } = { id: 0 }] = await s.all<{ id: number }>('SELECT CONNECTION_ID() AS id', []);
       await s.run(`INSERT INTO ${table} (name) VALUES (?)`, ['lost']);
       await db.execute(`KILL CONNECTION ${Number(id)}`);
       await s.run(`INSERT INTO ${table} (name) VALUES (?)`, ['lost-too']);

@@ -1,4 +1,4 @@
-import { type Clock, choice, object, wholeNumber } from '../../../core';
+import { choice, type Clock, object, wholeNumber } from '../../../core';
 import type { ReportsApp } from '../app';
 import { siteYesterday } from '../schedule/occurrences';
 import { reportNotFound } from '../services/editor';

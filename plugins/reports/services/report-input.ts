@@ -11,7 +11,7 @@ import {
 import { dateRangeProblem, isDay } from '../schedule/date-ranges';
 import type { ReportInput } from '../types';
 import { type BlockRules, parseBlocks } from './blocks-input';
-import { FieldProblems, ONE_LINE, REQUIRED, choice, flag, refuse, text } from '../../../core';
+import { choice, FieldProblems, flag, ONE_LINE, refuse, REQUIRED, text } from '../../../core';
 import { parseRecipients } from './recipients';
 
 export interface InputRules extends BlockRules {

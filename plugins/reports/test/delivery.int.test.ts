@@ -33,7 +33,7 @@ describe('delivery of report queues', () => {
     expect(k.smtp.received.map((m) => m.to)).toEqual(recipients.map((r) => [r]));
     const [queue] = (await logs(k)).filter((l) => l.report_id === id);
     expect(queue).toMatchObject({ queue_id: '2026-03-02', date: '2026-03-02', test: false, status: 'sending_successful', message: 'Sent to all 25 recipients.' });
-    expect(queue.batches.map((b: { batch_id: number; status: string; time: number }) => [b.batch_id, b.status, b.time])).toEqual([
+    expect(queue!.batches.map((b: { batch_id: number; status: string; time: number }) => [b.batch_id, b.status, b.time])).toEqual([
       [1, 'sending_successful', unix('2026-03-02T09:05:00Z')],
       [2, 'sending_successful', unix('2026-03-02T09:10:00Z')],
       [3, 'sending_successful', unix('2026-03-02T09:15:00Z')],

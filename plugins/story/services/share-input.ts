@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 import type { SvcSharePermissions } from '../../../hooks';
-import { type Hooks, type StatisticsApi, SvcError, absent, choice, object, optionalFlag, optionalObject, refuse, wholeNumber } from '../../../core';
+import { absent, choice, type Hooks, object, optionalFlag, optionalObject, refuse, type StatisticsApi, SvcError, wholeNumber } from '../../../core';
 import { STORY_TAB, type ShareTab, isShareTab } from '../shared/constants';
 import type { InitialState, ShareInput } from '../types';
 import { parseViewUrl } from './share-urls';

@@ -33,13 +33,23 @@ export function normaliseIp(value: string): string | null {
   return addr.toString();
 }
 
+/** Addresses already classified; visitors send many hits from one address. Emptied when full. */
+const publicity = new Map<string, boolean>();
+const MAX_REMEMBERED = 10_000;
+
 /** Public means routable on the internet: not private, loopback, link-local, reserved... */
 export function isPublicIp(ip: string): boolean {
+  const known = publicity.get(ip);
+  if (known !== undefined) return known;
+  let result: boolean;
   try {
-    return (dottedQuad(ip) !== null ? ipaddr.IPv4.parse(ip) : ipaddr.process(ip)).range() === 'unicast';
+    result = (dottedQuad(ip) !== null ? ipaddr.IPv4.parse(ip) : ipaddr.process(ip)).range() === 'unicast';
   } catch {
-    return false;
+    result = false;
   }
+  if (publicity.size >= MAX_REMEMBERED) publicity.clear();
+  publicity.set(ip, result);
+  return result;
 }
 
 /**

@@ -6,7 +6,6 @@ import { completedGoals } from '../goals/matcher';
 import type { DomainWatch } from './domains';
 import { BlocklistCache, type DropOutcome, isReferrerSpam, matchingRule, sendsDoNotTrack } from './exclusions';
 import type { HitWriter, WritePlan } from './hit-writer';
-import { hitContext } from './hit-context';
 import { identify } from './identity';
 import { resolveVisitorIp } from './ip';
 import { KeyedLock } from './keyed-lock';
@@ -133,7 +132,7 @@ export class Tracker {
     const ids = this.lookupIds(agent);
     const [browser_id, browser_version_id, platform_id, device_id] = waits(ids) ? await ids : ids;
     const sanitized = sanitizedHit(hit, { uid, fingerprint, ip, time, browser_id, browser_version_id, platform_id, device_id });
-    return hitContext.run(request, () => this.locks.run(uid, () => this.record(sanitized, cfg)));
+    return this.locks.run(uid, () => this.record(sanitized, cfg));
   }
 
   /** Steps 5-10 for one visitor, with the visitor's previous hits already written. */
@@ -208,8 +207,8 @@ export class Tracker {
       await hooks.doAction('svc_after_create_statistic', written.statisticId, after);
       if (!this.d.domains.known(hit.host)) await this.d.domains.observe(hit.host);
     }
-    // 10. Outbound link, fired for every recorded hit.
-    await hooks.doAction('svc_track_external_link', written.statisticId, hit.external_link_url);
+    // 10. Outbound link, fired for every recorded hit (the free tier does not tap it: no turn of the event loop then).
+    if (hooks.hasAction('svc_track_external_link')) await hooks.doAction('svc_track_external_link', written.statisticId, hit.external_link_url);
     return { recorded: true, hitType, statisticId: written.statisticId, sessionId: written.sessionId, uid: hit.uid };
   }
 

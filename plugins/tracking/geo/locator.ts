@@ -15,8 +15,17 @@ export const DEFAULT_CDN_COUNTRY_HEADERS = [
   'HTTP_X_COUNTRY_CODE',
 ];
 
-/** `HTTP_CF_IPCOUNTRY` → `cf-ipcountry`. */
-const headerName = (serverVariable: string) => serverVariable.replace(/^HTTP_/i, '').toLowerCase().replaceAll('_', '-');
+const headerNames = new Map<string, string>();
+
+/** `HTTP_CF_IPCOUNTRY` → `cf-ipcountry` (remembered: the list is the same on every hit). */
+function headerName(serverVariable: string): string {
+  let name = headerNames.get(serverVariable);
+  if (name === undefined) {
+    name = serverVariable.replace(/^HTTP_/i, '').toLowerCase().replaceAll('_', '-');
+    if (headerNames.size < 1_000) headerNames.set(serverVariable, name);
+  }
+  return name;
+}
 
 function edgeCountry(headers: IncomingHttpHeaders, variables: readonly string[]): string {
   for (const variable of variables) {

@@ -1,5 +1,4 @@
 import type { PluginContext } from '../../../core';
-import { hitContext } from '../collect/hit-context';
 import { Locations } from './locations';
 import { Locator } from './locator';
 import { CITY_READER, COUNTRY_READER } from './readers';
@@ -17,7 +16,7 @@ export async function registerGeo(ctx: PluginContext): Promise<void> {
     'svc_before_track_hit',
     async (hit, hitType, previous) => {
       if (hitType !== 'create' || 'ID' in previous) return hit;
-      const location = await locator.locate(hit.ip, hitContext.getStore()?.headers ?? {});
+      const location = await locator.locate(hit.ip, ctx.http.currentHeaders() ?? {});
       if (!location) return hit;
       // In place: the pipeline hands each filter run its own copy.
       hit.city_code = await locations.codeFor(location);

@@ -1,5 +1,5 @@
 import { parse as parseSelector } from 'css-what';
-import { FieldProblems, badRequest, choice, flag, refuse, text as readText, type TextRule, wholeNumber } from '../../../core';
+import { badRequest, choice, FieldProblems, flag, refuse, text as readText, type TextRule, wholeNumber } from '../../../core';
 import { cleanText } from '../collect/text';
 
 export const GOAL_TYPES = ['clicks', 'views', 'visits', 'hook'] as const;

@@ -37,6 +37,7 @@ export interface GoalHit {
  * have one, else by normalised URL.
  */
 export function completedGoals(active: readonly Goal[], hit: GoalHit, pageview: boolean): number[] {
+  if (active.length === 0) return [];
   const done = new Set<number>();
   const byId = new Map(active.map((g) => [g.ID, g]));
   for (const id of hit.completed_goals) {

@@ -1,6 +1,7 @@
 import express, { Router } from 'express';
-import { badRequest, forbidden, type PluginContext, trackingCors } from '../../../core';
+import { badRequest, corsMiddleware, forbidden, type PluginContext } from '../../../core';
 import { cleanText } from '../collect/text';
+import { trackingCors } from './cors';
 
 const FIELDS = ['message', 'status', 'url', 'endpoint', 'error', 'data'] as const;
 
@@ -11,7 +12,7 @@ const FIELDS = ['message', 'status', 'url', 'endpoint', 'error', 'data'] as cons
  */
 export function registerAjaxRoute(ctx: PluginContext): void {
   const router = Router();
-  router.use(trackingCors(ctx.config));
+  router.use(corsMiddleware(trackingCors(ctx.config)));
   router.post('/', express.urlencoded({ extended: false, limit: '64kb' }), express.json({ limit: '64kb' }), (req, res) => {
     const body = (req.body ?? {}) as Record<string, unknown>;
     if (body.action !== 'svc_tracking_error') throw badRequest('action: unknown action.', 'svc_unknown_action');

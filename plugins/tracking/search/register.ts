@@ -1,7 +1,8 @@
-import { ANONYMOUS, badRequest, type PluginContext, trackingCors } from '../../../core';
+import { ANONYMOUS, badRequest, corsMiddleware, type PluginContext } from '../../../core';
 import { cleanId } from '../collect/payload';
 import { cleanText, hostOf } from '../collect/text';
 import type { HitRequest, Tracker } from '../collect/tracker';
+import { trackingCors } from '../routes/cors';
 import { siteLocales } from './search-filters';
 import { type SearchOutcome, SearchStore } from './search-store';
 
@@ -51,7 +52,7 @@ export function registerSearch(ctx: PluginContext, tracker: Tracker): SearchStor
     path: '/track/search',
     capability: null,
     body: { limit: '16kb', types: ['application/json', 'text/plain'] },
-    before: [trackingCors(ctx.config)],
+    before: [corsMiddleware(trackingCors(ctx.config))],
     handler: async (req) => {
       const body = (typeof req.body === 'object' && req.body !== null ? req.body : {}) as Record<string, unknown>;
       if (typeof body.search_term !== 'string') throw badRequest('search_term: required text.', 'svc_invalid_search');
