@@ -4,6 +4,8 @@
  * the subscription backfill through it without importing sales files; the
  * abilities work reaches the datatables through it.
  */
+import type { IncomingHttpHeaders } from 'node:http';
+import type { PluginContext } from '../../core';
 
 /** Where events came from: `api` for the ingestion route, else an integration id. */
 export type EventSource = string;
@@ -60,6 +62,32 @@ export interface SubscriptionIntegration {
   listSubscriptions?(cursor: string | null): Promise<SubscriptionHistoryPage>;
 }
 
+/** What one webhook delivery asks of sales. */
+export interface WebhookDelivery {
+  /** Events to ingest. */
+  events: IngestEvent[];
+  /** Ids of refunds that failed after they succeeded: taken back (`withdrawRefund`). */
+  failedRefunds?: string[];
+}
+
+/** A store's webhook receiver: how it reads its deliveries; the sales plugin serves the route, ingests and withdraws. */
+export interface StoreWebhook {
+  /** The store id: the route `{api_base}/ecommerce/webhooks/{source}` and the `source` of its events. */
+  source: EventSource;
+  /** The store's name in messages, e.g. `The Stripe API could not be read`. */
+  label: string;
+  /**
+   * Checks a delivery (its raw body and headers) and reads what it asks of
+   * sales; null for a delivery that carries nothing (a ping), answered
+   * `{ success: true }`. A coded error is the answer; any other failure is a
+   * store API out of reach (503 `svc_store_unreachable`, delivered again later).
+   */
+  receive(raw: Buffer, headers: IncomingHttpHeaders): Promise<WebhookDelivery | null>;
+}
+
+/** A REST route as a plugin registers it with `ctx.rest.route`. */
+export type WebhookRoute = Parameters<PluginContext['rest']['route']>[0];
+
 /** Input of a datatable run outside REST (abilities). */
 export interface DatatableInput {
   /** Query arguments as the REST route takes them (date_start, date_end, metrics, filters, group_by, limit, currency). */
@@ -92,6 +120,8 @@ export interface SalesService {
    */
   withdrawRefund(source: EventSource, refundId: string): Promise<boolean>;
   registerIntegration(integration: SubscriptionIntegration): void;
+  /** The webhook route of a store, for the store's plugin to register (`ctx.rest.route`). */
+  webhookRoute(store: StoreWebhook): WebhookRoute;
   /** Runs `sales_products` or `subscription_products` as the REST route does; answers the rows and the metrics it ran. */
   datatable(id: string, input: DatatableInput): Promise<DatatableRun>;
 }

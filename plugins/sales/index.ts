@@ -10,8 +10,9 @@ import { tapDemo } from './demo/register';
 import { salesMigrations } from './migrations';
 import { registerActionRoute } from './routes/actions';
 import { registerIngestRoute } from './routes/ingest';
+import { webhookRoute } from './routes/webhooks';
 import { subscriptionStanding } from './subscriptions/store';
-import './contract';
+import type { SalesService } from './contract';
 
 /** Business tier: ecommerce ingestion and analytics, subscriptions and their backfill (ecommerce.md). */
 export default definePlugin({
@@ -24,13 +25,15 @@ export default definePlugin({
     ctx.hooks.declareAction(BACKFILL_HOOK, ['integration', 'phase', 'cursor', 'attempt']);
     ctx.hooks.addAction(BACKFILL_HOOK, (integration, phase, cursor, attempt) => app.backfill.run(integration, phase, cursor, attempt));
     ctx.hooks.addAction('svc_every_hour', () => app.checkIntegrations());
-    ctx.services.provide('sales', {
+    const sales: SalesService = {
       ingest: (events, options) => app.ingest(events, options),
       subscriptionStanding: (source, subscriptionId) => subscriptionStanding(ctx.db, source, subscriptionId),
       withdrawRefund: (source, refundId) => app.ingestor.withdrawRefund(source, refundId),
       registerIntegration: (integration) => app.integrations.register(integration),
+      webhookRoute: (store) => webhookRoute(sales, store),
       ...datatableService(ctx),
-    });
+    };
+    ctx.services.provide('sales', sales);
     ctx.settings.register(currencySetting);
     const currencies = new Currencies(ctx.db, ctx.settings);
     registerSalesData(app, currencies);

@@ -2,7 +2,7 @@ import { definePlugin } from '../../core';
 import { StripeClient } from './client';
 import { invoiceSubscription, isRenewal, renewal, subscriptionEvents } from './mapping';
 import { STRIPE_SETTINGS, WEBHOOK_SECRET } from './settings';
-import { registerWebhook } from './webhook';
+import { stripeWebhook } from './webhook';
 
 /**
  * Business tier: Stripe as a store integration of the sales plugin: a
@@ -18,7 +18,7 @@ export default definePlugin({
     const sales = ctx.services.require('sales');
     for (const field of STRIPE_SETTINGS) ctx.settings.register(field);
     const client = new StripeClient(ctx.settings);
-    registerWebhook(ctx, sales, client);
+    ctx.rest.route(sales.webhookRoute(stripeWebhook(ctx, client)));
     sales.registerIntegration({
       id: 'stripe',
       label: 'Stripe',

@@ -1,19 +1,16 @@
-import express from 'express';
-import { badRequest, describeError, isSvcError, type PluginContext, type SvcServices, unavailable } from '../../core';
+import { type PluginContext, type SvcServices, badRequest, unavailable } from '../../core';
 import type { StripeClient } from './client';
 import { type IngestEvent, checkoutOrder, invoiceSubscription, isRenewal, reactivation, refundEvent, refundFailed, refundSucceeded, renewal, subscriptionEvents } from './mapping';
 import { WEBHOOK_SECRET } from './settings';
 import type { StripeCharge, StripeCheckoutSession, StripeInvoice, StripeRefund } from './types';
 
-export const WEBHOOK_PATH = '/ecommerce/webhooks/stripe';
 /** Stripe's default: a signature older than five minutes is refused (replays). */
 const TOLERANCE_SECONDS = 300;
 
+/** What the sales plugin asks of a store's webhook receiver. */
+type StoreWebhook = Parameters<SvcServices['sales']['webhookRoute']>[0];
 /** What one Stripe event asks of sales: events to ingest, and refunds that failed after all. */
-interface Delivery {
-  events: IngestEvent[];
-  failedRefunds: string[];
-}
+type Delivery = NonNullable<Awaited<ReturnType<StoreWebhook['receive']>>>;
 const only = (events: IngestEvent[]): Delivery => ({ events, failedRefunds: [] });
 
 interface VerifiedEvent {
@@ -24,7 +21,8 @@ interface VerifiedEvent {
 }
 
 /**
- * `POST {api_base}/ecommerce/webhooks/stripe`: Stripe events, verified with
+ * Stripe's deliveries to `POST {api_base}/ecommerce/webhooks/stripe` (the
+ * sales plugin's route): Stripe events, verified with
  * `Stripe-Signature` by the `stripe` package before anything is read (a
  * forged, stale or missing signature answers 400 and stores nothing). Paid
  * Checkout Sessions become orders, their succeeded refunds (`refund.created`,
@@ -34,15 +32,11 @@ interface VerifiedEvent {
  * events the subscription's lifecycle, paid renewal invoices renewals; the
  * current subscription is read from the API so every event carries its plan.
  */
-export function registerWebhook(ctx: PluginContext, sales: SvcServices['sales'], client: StripeClient): void {
-  ctx.rest.route({
-    method: 'POST',
-    path: WEBHOOK_PATH,
-    capability: null,
-    nonce: 'none',
-    before: [express.raw({ type: () => true, limit: '2mb' })],
-    handler: async ({ body, headers }) => {
-      const raw = Buffer.isBuffer(body) ? body : Buffer.alloc(0);
+export function stripeWebhook(ctx: PluginContext, client: StripeClient): StoreWebhook {
+  return {
+    source: 'stripe',
+    label: 'Stripe',
+    async receive(raw, headers) {
       const secret = await ctx.settings.get<string>(WEBHOOK_SECRET);
       if (!secret || !(await client.configured())) {
         throw unavailable('Stripe webhooks are not configured: set the signing secret and the API key in the settings.', 'svc_webhook_not_configured');
@@ -54,13 +48,9 @@ export function registerWebhook(ctx: PluginContext, sales: SvcServices['sales'],
       } catch {
         throw badRequest('The Stripe-Signature does not match this payload.', 'svc_invalid_signature');
       }
-      const delivery = await reachable(() => deliveryOf(event, client, ctx.clock.unix()));
-      const result = await sales.ingest(delivery.events, { source: 'stripe' });
-      let withdrawn = 0;
-      for (const id of delivery.failedRefunds) if (await sales.withdrawRefund('stripe', id)) withdrawn++;
-      return { success: true, ...result, ...(withdrawn ? { withdrawn } : {}) };
+      return deliveryOf(event, client, ctx.clock.unix());
     },
-  });
+  };
 }
 
 async function deliveryOf(event: VerifiedEvent, client: StripeClient, now: number): Promise<Delivery> {
@@ -115,14 +105,4 @@ async function refundDelivery(refunds: readonly StripeRefund[], client: StripeCl
     if (session) events.push(refundEvent(refund, session));
   }
   return { events, failedRefunds: refunds.filter(refundFailed).map((r) => r.id) };
-}
-
-/** A store API that cannot be reached answers 503, so the store delivers the event again later. */
-async function reachable<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (err) {
-    if (isSvcError(err)) throw err;
-    throw unavailable(`The Stripe API could not be read: ${describeError(err)}`, 'svc_store_unreachable');
-  }
 }

@@ -2,7 +2,7 @@ import { definePlugin } from '../../core';
 import { WooClient } from './client';
 import { gmt, isPaid, renewalEvent, subscriptionEvents } from './mapping';
 import { WEBHOOK_SECRET, WOOCOMMERCE_SETTINGS } from './settings';
-import { registerWebhook } from './webhook';
+import { wooWebhook } from './webhook';
 
 const PAGE_SIZE = 50;
 
@@ -20,7 +20,7 @@ export default definePlugin({
     const sales = ctx.services.require('sales');
     for (const field of WOOCOMMERCE_SETTINGS) ctx.settings.register(field);
     const client = new WooClient(ctx.settings);
-    registerWebhook(ctx, sales, client);
+    ctx.rest.route(sales.webhookRoute(wooWebhook(ctx, client, sales)));
     sales.registerIntegration({
       id: 'woocommerce',
       label: 'WooCommerce',

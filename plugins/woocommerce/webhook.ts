@@ -1,17 +1,19 @@
-import express from 'express';
-import { badRequest, describeError, isSvcError, type PluginContext, SvcError, type SvcServices, unavailable } from '../../core';
+import { type PluginContext, SvcError, type SvcServices, badRequest, unavailable } from '../../core';
 import type { WooClient } from './client';
 import { type IngestEvent, isPaid, orderEvent, reactivationEvent, refundEvent, renewalEvent, renewalOf, subscriptionEvents } from './mapping';
 import { WEBHOOK_SECRET } from './settings';
 import { verifySignature } from './signature';
 import type { WcOrder, WcSubscription } from './types';
 
-export const WEBHOOK_PATH = '/ecommerce/webhooks/woocommerce';
 const PING = /^webhook_id=\d+$/;
 
+/** What the sales plugin asks of a store's webhook receiver. */
+type StoreWebhook = Parameters<SvcServices['sales']['webhookRoute']>[0];
+
 /**
- * `POST {api_base}/ecommerce/webhooks/woocommerce`: deliveries of the store's
- * order and subscription webhooks. The raw body is checked against
+ * The store's order and subscription webhooks, delivered to
+ * `POST {api_base}/ecommerce/webhooks/woocommerce` (the sales plugin's
+ * route). The raw body is checked against
  * `X-WC-Webhook-Signature` before anything is read; a forged or missing
  * signature answers 400 and stores nothing. Paid orders become `order`
  * events (their refunds, read from the store, `refund` events), renewal
@@ -19,17 +21,13 @@ const PING = /^webhook_id=\d+$/;
  * `reactivated` one when a canceled subscription is active again), all
  * through the sales ingestion path.
  */
-export function registerWebhook(ctx: PluginContext, sales: SvcServices['sales'], client: WooClient): void {
-  ctx.rest.route({
-    method: 'POST',
-    path: WEBHOOK_PATH,
-    capability: null,
-    nonce: 'none',
-    before: [express.raw({ type: () => true, limit: '2mb' })],
-    handler: async ({ body, headers }) => {
-      const raw = Buffer.isBuffer(body) ? body : Buffer.alloc(0);
+export function wooWebhook(ctx: PluginContext, client: WooClient, sales: SvcServices['sales']): StoreWebhook {
+  return {
+    source: 'woocommerce',
+    label: 'WooCommerce',
+    async receive(raw, headers) {
       const topic = String(headers['x-wc-webhook-topic'] ?? '');
-      if (!topic && !headers['x-wc-webhook-signature'] && PING.test(raw.toString('utf8').trim())) return { success: true };
+      if (!topic && !headers['x-wc-webhook-signature'] && PING.test(raw.toString('utf8').trim())) return null;
       const secret = await ctx.settings.get<string>(WEBHOOK_SECRET);
       if (!secret) throw unavailable('WooCommerce webhooks are not configured: set the webhook secret in the settings.', 'svc_webhook_not_configured');
       if (!verifySignature(raw, headers['x-wc-webhook-signature'] as string | undefined, secret)) {
@@ -42,10 +40,9 @@ export function registerWebhook(ctx: PluginContext, sales: SvcServices['sales'],
         throw badRequest('The webhook body is not valid JSON.', 'svc_invalid_json');
       }
       if (!payload || typeof payload !== 'object' || Array.isArray(payload)) throw badRequest('The webhook body must be a JSON object.', 'svc_invalid_webhook');
-      const events = await reachable(() => eventsOf(topic, payload, client, sales, ctx.clock.unix()));
-      return { success: true, ...(await sales.ingest(events, { source: 'woocommerce' })) };
+      return { events: await eventsOf(topic, payload, client, sales, ctx.clock.unix()) };
     },
-  });
+  };
 }
 
 async function eventsOf(topic: string, payload: object, client: WooClient, sales: SvcServices['sales'], now: number): Promise<IngestEvent[]> {
@@ -80,14 +77,4 @@ async function subscriptionLifecycle(s: WcSubscription, sales: SvcServices['sale
 
 async function needsApi(client: WooClient, what: string): Promise<void> {
   if (!(await client.configured())) throw new SvcError('svc_webhook_not_configured', `${what} needs the store REST API: set the store address and API keys.`, 503);
-}
-
-/** A store API that cannot be reached answers 503, so the store delivers the event again later. */
-async function reachable<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (err) {
-    if (isSvcError(err)) throw err;
-    throw unavailable(`The WooCommerce API could not be read: ${describeError(err)}`, 'svc_store_unreachable');
-  }
 }

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { type Browser, type BrowserContext, type Page, chromium } from 'playwright-core';
+import { type Browser, type BrowserContext, type BrowserContextOptions, type Page, chromium } from 'playwright-core';
 
 /** Debian's Chromium; tests never download a browser. */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -35,4 +35,89 @@ export async function signedInPage(
   await page.getByLabel('Password').fill(login.password);
   await Promise.all([page.waitForURL(options.landing ?? '**/svc-admin/statistics**'), page.getByRole('button', { name: 'Sign in' }).click()]);
   return { context, page };
+}
+
+/** What a browser test's kernel offers the page: its address and administrator, and its end. */
+interface SuiteKernel {
+  url: string;
+  admin: { login: string; password: string };
+  close(): Promise<void>;
+}
+
+/** The kernel and the Chromium page of a browser test's describe block, there from its `beforeAll` on. */
+export interface BrowserSuite<K extends SuiteKernel> {
+  readonly tk: K;
+  readonly browser: Browser;
+  readonly context: BrowserContext;
+  readonly page: Page;
+  /** Uncaught errors of the page (and its console errors with `consoleErrors`), from when it is ready. */
+  readonly problems: string[];
+}
+
+export interface BrowserSuiteOptions {
+  /** Sign in as the kernel's administrator through the login form (default true). */
+  signIn?: boolean;
+  /** Context settings such as `PHONE`; default a 1280 x 900 window. */
+  device?: BrowserContextOptions;
+  /** Every step's timeout (default 15 s). */
+  timeout?: number;
+  /** Where signing in lands (default the statistics tab). */
+  landing?: string;
+  consoleErrors?: boolean;
+  /** How long starting may take (default 60 s). */
+  startMs?: number;
+}
+
+/** A page on the kernel's address: signed in through the login form, or fresh. */
+async function openPage(browser: Browser, tk: SuiteKernel, options: BrowserSuiteOptions): Promise<{ context: BrowserContext; page: Page }> {
+  const timeout = options.timeout ?? 15_000;
+  const viewport = options.device?.viewport ?? { width: 1280, height: 900 };
+  if (options.signIn ?? true) return signedInPage(browser, tk.url, tk.admin, { viewport, timeout, ...(options.landing ? { landing: options.landing } : {}) });
+  const context = await browser.newContext({ ...options.device, viewport, baseURL: tk.url });
+  context.setDefaultTimeout(timeout);
+  context.setDefaultNavigationTimeout(timeout);
+  return { context, page: await context.newPage() };
+}
+
+/**
+ * Registers the `beforeAll` that starts the kernel (`start`), Chromium and
+ * one page on the kernel, and the `afterAll` that closes them all; the
+ * returned fields are there from that `beforeAll` on.
+ */
+export function browserSuite<K extends SuiteKernel>(start: () => Promise<K>, options: BrowserSuiteOptions = {}): BrowserSuite<K> {
+  let tk: K | undefined;
+  let browser: Browser | undefined;
+  let opened: { context: BrowserContext; page: Page } | undefined;
+  const problems: string[] = [];
+  const ready = () => {
+    if (!tk || !browser || !opened) throw new Error('the browser suite starts in beforeAll');
+    return { tk, browser, ...opened };
+  };
+  beforeAll(async () => {
+    tk = await start();
+    browser = await launchBrowser();
+    opened = await openPage(browser, tk, options);
+    if (options.consoleErrors) opened.page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
+    opened.page.on('pageerror', (e) => problems.push(e.message));
+  }, options.startMs ?? 60_000);
+  afterAll(async () => {
+    await opened?.context.close().catch(() => undefined);
+    await browser?.close().catch(() => undefined);
+    await tk?.close();
+  });
+  return {
+    get tk() {
+      return ready().tk;
+    },
+    get browser() {
+      return ready().browser;
+    },
+    get context() {
+      return ready().context;
+    },
+    get page() {
+      return ready().page;
+    },
+    problems,
+  };
 }

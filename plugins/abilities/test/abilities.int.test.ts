@@ -2,7 +2,8 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ManualClock } from '../../../core';
 import type { HttpClient } from '../../../test/helpers/http-client';
 import { type TestKernel, createTestKernel } from '../../../test/helpers/test-kernel';
-import { FEBRUARY, MARCH, buildShop } from './shop';
+import { buildShop } from '../../../test/helpers/shop';
+import { FEBRUARY, MARCH, SHOP } from './shop';
 import { abilitiesBase, budgetFilters, budgets, eventually, listed, mcpClient, setAbilitiesOption, toolError, userWithPassword } from './support';
 
 const money = (value: number, currency: string) => ({ currency, value });
@@ -54,7 +55,7 @@ describe('abilities svc/sales-data and svc/subscriptions-data', () => {
     });
     base = abilitiesBase(tk);
     ({ client: admin, password: adminPassword } = await userWithPassword(tk, tk.admin.login, 'administrator'));
-    await buildShop(tk, admin);
+    await buildShop(tk, admin, SHOP);
     await setAbilitiesOption(tk, true);
     await eventually(async () => (await listed(tk, admin)).includes('svc/sales-data'));
     mcp = await mcpClient(tk.url, tk.admin.login, adminPassword);

@@ -1,6 +1,5 @@
-import type { HttpClient } from '../../../test/helpers/http-client';
-import type { TestKernel } from '../../../test/helpers/test-kernel';
-import { at } from './support';
+import type { Shop } from '../../../test/helpers/shop';
+import { at } from '../../../test/helpers/time';
 
 /**
  * A small shop, sent through the sales ingestion API (March 2025, UTC):
@@ -57,17 +56,5 @@ export const SHOP_EVENTS = [
   sub('S3', PRO, 'trial_started', '2025-03-25'),
 ];
 
-/** A tracked session of `uid` in `country`, written to the kernel's statistics tables (the tracking plugin's job). */
-async function trackedVisit(tk: TestKernel, uid: string, country: string, time: number): Promise<void> {
-  const db = tk.kernel.db;
-  const q = (name: string) => db.quote(db.table(name));
-  await db.execute(`INSERT INTO ${q('locations')} (city_code, country_code) VALUES (?, ?)`, [-1, country]);
-  await db.execute(`INSERT INTO ${q('sessions')} (uid, time, last_time, city_code, host) VALUES (?, ?, ?, ?, 'shop.example')`, [uid, time, time + 300, -1]);
-}
-
-/** Writes the shop: the US visit, then every event through `POST {api_base}/ecommerce/events`. */
-export async function buildShop(tk: TestKernel, admin: HttpClient): Promise<void> {
-  await trackedVisit(tk, 'us-visitor', 'US', at('2025-03-15T09:50:00'));
-  const res = await admin.post(`${tk.api}/ecommerce/events`, { json: { events: SHOP_EVENTS } });
-  if (res.status !== 200 || res.body.accepted !== SHOP_EVENTS.length) throw new Error(`ingestion answered ${res.status} ${JSON.stringify(res.body)}`);
-}
+/** The shop: the US visit, then every event. */
+export const SHOP: Shop = { visits: [{ uid: 'us-visitor', country: 'US', time: at('2025-03-15T09:50:00') }], events: SHOP_EVENTS };

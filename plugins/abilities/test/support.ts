@@ -4,9 +4,6 @@ import { definePlugin } from '../../../core';
 import type { HttpClient } from '../../../test/helpers/http-client';
 import type { TestKernel } from '../../../test/helpers/test-kernel';
 
-/** Unix seconds of a UTC date-time. */
-export const at = (iso: string): number => Math.floor(Date.parse(`${iso}Z`) / 1000);
-
 /** `{base_url}{prefix}/wp-abilities/v1`. */
 export const abilitiesBase = (tk: { url: string; kernel: TestKernel['kernel'] }) => `${tk.url}${tk.kernel.config.restPrefix}/wp-abilities/v1`;
 

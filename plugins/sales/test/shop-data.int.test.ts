@@ -1,7 +1,8 @@
 import { ManualClock } from '../../../core';
 import type { HttpClient } from '../../../test/helpers/http-client';
 import type { TestKernel } from '../../../test/helpers/test-kernel';
-import { buildShop, page } from './shop';
+import { buildShop } from '../../../test/helpers/shop';
+import { SHOP, page } from './shop';
 import { adminClient, salesKernel } from './support';
 
 const MARCH = { date_start: '2025-03-01', date_end: '2025-03-31' };
@@ -21,7 +22,7 @@ describe('sales data of a hand-built shop', () => {
     tk = await salesKernel({ clock });
     admin = await adminClient(tk);
     clock.set('2025-03-31T12:00:00Z');
-    await buildShop(tk, admin);
+    await buildShop(tk, admin, SHOP);
   });
   afterAll(() => tk.close());
 

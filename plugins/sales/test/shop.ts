@@ -1,6 +1,5 @@
-import type { HttpClient } from '../../../test/helpers/http-client';
-import type { TestKernel } from '../../../test/helpers/test-kernel';
-import { at, visit } from './support';
+import type { Shop } from '../../../test/helpers/shop';
+import { at } from '../../../test/helpers/time';
 
 /**
  * A hand-built shop (figures worked out in shop-data.int.test.ts):
@@ -68,17 +67,19 @@ export const SUBSCRIPTION_EVENTS = [
   sub('S8', BOX, 'stripe', 'DE', 'canceled', '2025-02-20'),
 ];
 
-/** Writes the visits (tracking's tables) and sends the shop's events through the ingestion API. */
-export async function buildShop(tk: TestKernel, admin: HttpClient): Promise<void> {
-  await visit(tk, { uid: 'u1', time: at('2025-03-03T09:00:00'), country: 'DE', device: 'Desktop', parameters: 'utm_campaign=spring' });
-  await visit(tk, { uid: 'u2', time: at('2025-03-05T09:00:00'), country: 'DE', device: 'Mobile' });
-  await visit(tk, { uid: 'u3', time: at('2025-03-10T09:00:00'), country: 'US', device: 'Desktop' });
-  await visit(tk, { uid: 'u4', time: at('2025-03-12T09:00:00'), country: 'US', device: 'Mobile', parameters: 'utm_campaign=spring' });
-  await visit(tk, { uid: 'u5', time: at('2025-03-20T09:00:00'), country: 'FR', device: 'Tablet' });
-  await visit(tk, { uid: 'u6', time: at('2025-03-28T09:00:00'), country: 'DE', device: 'Desktop' });
-  await visit(tk, { uid: 'u7', time: at('2025-02-10T09:00:00'), country: 'DE', device: 'Desktop', parameters: 'utm_campaign=spring' });
-  await visit(tk, { uid: 'u8', time: at('2025-02-15T09:00:00'), country: 'US', device: 'Mobile' });
-  const events = [
+/** The visits (written to tracking's tables) and the events the shop sends through the ingestion API. */
+export const SHOP: Shop = {
+  visits: [
+    { uid: 'u1', time: at('2025-03-03T09:00:00'), country: 'DE', device: 'Desktop', parameters: 'utm_campaign=spring' },
+    { uid: 'u2', time: at('2025-03-05T09:00:00'), country: 'DE', device: 'Mobile' },
+    { uid: 'u3', time: at('2025-03-10T09:00:00'), country: 'US', device: 'Desktop' },
+    { uid: 'u4', time: at('2025-03-12T09:00:00'), country: 'US', device: 'Mobile', parameters: 'utm_campaign=spring' },
+    { uid: 'u5', time: at('2025-03-20T09:00:00'), country: 'FR', device: 'Tablet' },
+    { uid: 'u6', time: at('2025-03-28T09:00:00'), country: 'DE', device: 'Desktop' },
+    { uid: 'u7', time: at('2025-02-10T09:00:00'), country: 'DE', device: 'Desktop', parameters: 'utm_campaign=spring' },
+    { uid: 'u8', time: at('2025-02-15T09:00:00'), country: 'US', device: 'Mobile' },
+  ],
+  events: [
     view('u1', MUG, 'mug', '2025-03-03T09:01:00'),
     cart('u1', MUG, 2, 10, 'EUR', '2025-03-03T09:02:00'),
     checkout('u1', '2025-03-03T09:03:00'),
@@ -100,7 +101,5 @@ export async function buildShop(tk: TestKernel, admin: HttpClient): Promise<void
     cart('u7', MUG, 1, 10, 'EUR', '2025-02-10T09:02:00'),
     order('O5', 'u7', 'EUR', 10, [{ ...MUG, quantity: 1, price: 10 }], '2025-02-10T10:00:00'),
     ...SUBSCRIPTION_EVENTS,
-  ];
-  const res = await admin.post(`${tk.api}/ecommerce/events`, { json: { events } });
-  if (res.status !== 200 || res.body.accepted !== events.length) throw new Error(`shop ingestion failed: ${JSON.stringify(res.body)}`);
-}
+  ],
+};

@@ -2,73 +2,59 @@
 /// <reference lib="dom.iterable" />
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { describeBrowser, launchBrowser } from '../../../test/helpers/browser';
-import { type TestKernel, createTestKernel } from '../../../test/helpers/test-kernel';
+import type { Page } from 'playwright-core';
+import { browserSuite, describeBrowser } from '../../../test/helpers/browser';
+import { createTestKernel } from '../../../test/helpers/test-kernel';
 
 const OUTPUT = path.join(__dirname, '..', '..', '..', 'test-output');
 
 describeBrowser('share links in a browser', () => {
-  let tk: TestKernel;
-  let browser: Browser;
-  let admin: Page;
+  const b = browserSuite(
+    async () => {
+      const tk = await createTestKernel({ plugins: ['tracking', 'sources', 'reports', 'story'], env: { SVC_TIMEZONE: 'UTC', SVC_LICENSE: 'creator' } });
+      const quiet = { out: () => undefined, err: (line: string) => console.error(line), progress: () => undefined };
+      expect(await tk.kernel.commands.get('demo')!.run(['--days', '30', '--visitors', '25', '--seed', '7'], quiet)).toBe(0);
+      await tk.kernel.statistics.folder.foldPending();
+      return tk;
+    },
+    { startMs: 120_000 },
+  );
+  beforeAll(() => b.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: b.tk.url }));
 
   /** A page in a fresh context: a visitor with no cookies. */
   const visitor = async (): Promise<Page> => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await b.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     page.setDefaultTimeout(15_000);
     page.on('pageerror', (e) => console.log('PAGEERROR', e.message));
     return page;
   };
   const basic = async () => {
-    const user = (await tk.kernel.users.findByLogin(tk.admin.login))!;
-    return tk.client().withBasic(user.login, (await tk.kernel.appPasswords.create(user, `browser ${Date.now()}`)).password);
+    const user = (await b.tk.kernel.users.findByLogin(b.tk.admin.login))!;
+    return b.tk.client().withBasic(user.login, (await b.tk.kernel.appPasswords.create(user, `browser ${Date.now()}`)).password);
   };
 
-  beforeAll(async () => {
-    tk = await createTestKernel({ plugins: ['tracking', 'sources', 'reports', 'story'], env: { SVC_TIMEZONE: 'UTC', SVC_LICENSE: 'creator' } });
-    const quiet = { out: () => undefined, err: (line: string) => console.error(line), progress: () => undefined };
-    expect(await tk.kernel.commands.get('demo')!.run(['--days', '30', '--visitors', '25', '--seed', '7'], quiet)).toBe(0);
-    await tk.kernel.statistics.folder.foldPending();
-    browser = await launchBrowser();
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: tk.url });
-    admin = await context.newPage();
-    admin.setDefaultTimeout(15_000);
-    admin.on('pageerror', (e) => console.log('PAGEERROR', e.message));
-    await admin.goto(`${tk.url}/svc-admin/login`);
-    await admin.fill('input[name=log]', tk.admin.login);
-    await admin.fill('input[name=pwd]', tk.admin.password);
-    await Promise.all([admin.waitForURL(/svc-admin\/statistics/), admin.click('button[type=submit]')]);
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await tk?.close();
-  });
-
   it('creates a link from the dashboard view the admin was looking at, and copies it', async () => {
-    await admin.waitForSelector('[data-table="pages"] .row-filter');
-    await admin.selectOption('select[name=preset]', 'last_7_days');
-    await admin.waitForFunction(() => new URL(location.href).searchParams.get('range') === 'last_7_days');
-    const first = (await admin.locator('[data-table="pages"] .row-filter').first().textContent())!;
-    await admin.locator('[data-table="pages"] .row-filter').first().click();
-    await admin.waitForSelector('[data-filters] .chip');
-    const view = admin.url();
+    await b.page.waitForSelector('[data-table="pages"] .row-filter');
+    await b.page.selectOption('select[name=preset]', 'last_7_days');
+    await b.page.waitForFunction(() => new URL(location.href).searchParams.get('range') === 'last_7_days');
+    const first = (await b.page.locator('[data-table="pages"] .row-filter').first().textContent())!;
+    await b.page.locator('[data-table="pages"] .row-filter').first().click();
+    await b.page.waitForSelector('[data-filters] .chip');
+    const view = b.page.url();
 
-    await admin.click('nav.menu a:has-text("Share links")');
-    await admin.waitForSelector('[data-share-form]');
-    expect(await admin.inputValue('[data-view-url]')).toBe(view);
-    expect(await admin.inputValue('[data-filters]')).toBe(`page_url: ${first}`);
-    expect(await admin.inputValue('[data-date-end]')).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-    expect(await admin.isChecked('input[name=tabs][value=statistics]')).toBe(true);
-    await Promise.all([admin.waitForURL(/created=[a-f0-9]{32}/), admin.click('[data-share-form] button[type=submit]')]);
-    const url = await admin.inputValue('[data-link-field]');
+    await b.page.click('nav.menu a:has-text("Share links")');
+    await b.page.waitForSelector('[data-share-form]');
+    expect(await b.page.inputValue('[data-view-url]')).toBe(view);
+    expect(await b.page.inputValue('[data-filters]')).toBe(`page_url: ${first}`);
+    expect(await b.page.inputValue('[data-date-end]')).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(await b.page.isChecked('input[name=tabs][value=statistics]')).toBe(true);
+    await Promise.all([b.page.waitForURL(/created=[a-f0-9]{32}/), b.page.click('[data-share-form] button[type=submit]')]);
+    const url = await b.page.inputValue('[data-link-field]');
     expect(url).toMatch(/\/svc-dashboard\/statistics\/\?svc_share_token=[a-f0-9]{32}&range=last_7_days/);
-    await admin.click('[data-created] [data-copy]');
-    await admin.waitForFunction(() => /Copied|Ctrl\+C/.test(document.querySelector('[data-created] [data-copy]')?.textContent ?? ''));
-    expect(await admin.locator('[data-links] tbody tr').count()).toBeGreaterThan(0);
+    await b.page.click('[data-created] [data-copy]');
+    await b.page.waitForFunction(() => /Copied|Ctrl\+C/.test(document.querySelector('[data-created] [data-copy]')?.textContent ?? ''));
+    expect(await b.page.locator('[data-links] tbody tr').count()).toBeGreaterThan(0);
 
     const page = await visitor();
     await page.goto(url);
@@ -97,10 +83,10 @@ describeBrowser('share links in a browser', () => {
 
   it('upgrades a legacy hash link to the path form and lets an open link change the period', async () => {
     const client = await basic();
-    const made = await client.post(`${tk.api}/do_action/get_share_token`, { json: { shared_tabs: ['statistics', 'sources'], permissions: { can_change_date: true, can_filter: true } } });
+    const made = await client.post(`${b.tk.api}/do_action/get_share_token`, { json: { shared_tabs: ['statistics', 'sources'], permissions: { can_change_date: true, can_filter: true } } });
     const token = made.body.share_token as string;
     const page = await visitor();
-    await page.goto(`${tk.url}/svc-dashboard/?svc_share_token=${token}#/sources?range=last_month`);
+    await page.goto(`${b.tk.url}/svc-dashboard/?svc_share_token=${token}#/sources?range=last_month`);
     await page.waitForURL(/\/svc-dashboard\/sources\//);
     const url = new URL(page.url());
     expect(url.searchParams.get('svc_share_token')).toBe(token);
@@ -117,7 +103,7 @@ describeBrowser('share links in a browser', () => {
     expect(new URL(page.url()).searchParams.get('svc_share_token')).toBe(token);
 
     const bad = await visitor();
-    await bad.goto(`${tk.url}/svc-dashboard/?svc_share_token=${token}#/subscriptions`);
+    await bad.goto(`${b.tk.url}/svc-dashboard/?svc_share_token=${token}#/subscriptions`);
     await bad.waitForURL(/\/svc-dashboard\/statistics\//);
     await bad.context().close();
     await page.context().close();
@@ -125,7 +111,7 @@ describeBrowser('share links in a browser', () => {
 
   it('shows a report story on one printable page', async () => {
     const client = await basic();
-    const created = await client.post(`${tk.api}/do_action/report/create`, {
+    const created = await client.post(`${b.tk.api}/do_action/report/create`, {
       json: {
         report: {
           name: 'March <story>',
@@ -141,7 +127,7 @@ describeBrowser('share links in a browser', () => {
       },
     });
     const id = created.body.data.report.id as number;
-    const url = await tk.kernel.services.get('story')!.reportLink(id);
+    const url = await b.tk.kernel.services.get('story')!.reportLink(id);
     const page = await visitor();
     await page.goto(url);
     await page.waitForSelector('[data-block="compare"] .metric-card');
@@ -161,13 +147,13 @@ describeBrowser('share links in a browser', () => {
 
   it('sends a share session that tries another page back to its own tabs', async () => {
     const client = await basic();
-    const made = await client.post(`${tk.api}/do_action/get_share_token`, { json: { shared_tabs: ['statistics'] } });
+    const made = await client.post(`${b.tk.api}/do_action/get_share_token`, { json: { shared_tabs: ['statistics'] } });
     const page = await visitor();
     await page.goto(made.body.share_url);
     await page.waitForSelector('[data-metric="visitors"]');
-    await page.goto(`${tk.url}/svc-admin/`);
+    await page.goto(`${b.tk.url}/svc-admin/`);
     await page.waitForURL(/\/svc-dashboard\/statistics\//);
-    const refused = await page.goto(`${tk.url}/svc-admin/settings`);
+    const refused = await page.goto(`${b.tk.url}/svc-admin/settings`);
     expect(refused!.status()).toBe(403);
     await page.context().close();
   });

@@ -24,9 +24,10 @@ describeBrowser('what the tracker sends (tracking.md §2.1, §3.1)', () => {
     await page('/time/', '<a id="away" href="/time/next/">away</a>');
     await page('/time/next/');
     const v = await h.visitor();
+    await v.page.clock.install();
     await v.page.goto(`${h.site.url}/time/`);
     await until(() => pageviews(h, '/time/'), (r) => r.length === 1);
-    await v.page.waitForTimeout(2300);
+    await v.page.clock.runFor(2_300);
     await Promise.all([v.page.waitForURL('**/time/next/'), v.page.click('#away')]);
     const [row] = await until(() => pageviews(h, '/time/'), (r) => r[0]!.time_on_page >= 2);
     expect(row!.time_on_page).toBeLessThanOrEqual(3);
@@ -92,7 +93,8 @@ describeBrowser('what the tracker sends (tracking.md §2.1, §3.1)', () => {
     await off.page.goto(`${h.site.url}/spa/off/`);
     await until(() => pageviews(h, '/spa/off/'), (r) => r.length === 1);
     await off.page.evaluate(() => history.pushState({}, '', '/spa/off/elsewhere/'));
-    await off.page.waitForTimeout(500);
+    // Without track_url_change the tracker leaves the browser's own history methods alone.
+    await off.page.waitForFunction(() => history.pushState.toString().includes('[native code]'));
     expect(await pageviews(h, '/spa/off/elsewhere/')).toEqual([]);
   });
 
@@ -135,11 +137,11 @@ describeBrowser('what the tracker sends (tracking.md §2.1, §3.1)', () => {
     await until(() => pageviews(h, '/plain/'), (r) => r.length === 1);
     expect(await elsewhere.page.evaluate(() => [...document.scripts].some((s) => s.src.includes('svc-goals')))).toBe(false);
 
-    const v = await h.visitor();
+    // A script's load event follows its run: the goals script listens once it has loaded.
+    const v = await h.visitor({ init: "document.addEventListener('load', (e) => e.target.src && (window.loadedScripts ??= []).push(e.target.src), true);" });
     await v.page.goto(`${h.site.url}/shop/`);
     const [view] = await until(() => pageviews(h, '/shop/'), (r) => r.length === 1);
-    await v.page.waitForFunction(() => [...document.scripts].some((s) => s.src.includes('/svc/js/svc-goals.min.js?v=')));
-    await v.page.waitForTimeout(300);
+    await v.page.waitForFunction(() => ((window as unknown as { loadedScripts?: string[] }).loadedScripts ?? []).some((src) => src.includes('/svc/js/svc-goals.min.js?v=')));
     await v.page.click('.buy span');
     await v.page.click('.buy');
     await v.page.locator('#footer-cta').scrollIntoViewIfNeeded();

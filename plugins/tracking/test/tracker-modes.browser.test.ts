@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 import { describeBrowser, launchBrowser } from '../../../test/helpers/browser';
-import { type TrackerHarness, VISITOR_UA, pageviews, payloadOf, startHarness, until } from './fixtures/tracker-harness';
+import { type TrackerHarness, VISITOR_UA, pageviews, payloadOf, startHarness, untracked, until } from './fixtures/tracker-harness';
 import { count, rows, setOptions } from './helpers';
 
 const HEX32 = /^[a-f0-9]{32}$/;
@@ -99,7 +99,7 @@ describeBrowser('the tracker in each privacy mode (tracking.md §2.1, §3.4)', (
     const v = await h.visitor();
     await v.page.goto(`${h.site.url}/consent/hold/`);
     await v.page.waitForFunction(() => (window as unknown as { svc?: { cache: { useCookies: unknown } } }).svc?.cache.useCookies === false);
-    await v.page.waitForTimeout(500);
+    await untracked(v);
     expect(v.sent).toEqual([]);
     expect(await v.context.cookies(h.site.url)).toEqual([]);
     await v.page.evaluate(() => document.dispatchEvent(new Event('svc_enable_cookies')));
@@ -137,10 +137,9 @@ describeBrowser('the tracker in each privacy mode (tracking.md §2.1, §3.4)', (
     for (const init of [gpc, dnt]) {
       const v = await h.visitor({ init, extraHTTPHeaders: { DNT: '1' } });
       await v.page.goto(`${h.site.url}/dnt/`);
-      await v.page.waitForLoadState('load');
-      await v.page.waitForTimeout(700);
+      await untracked(v);
       await v.page.goto(`${h.site.url}/dnt/?again=1`);
-      await v.page.waitForTimeout(300);
+      await untracked(v);
       expect(v.sent).toEqual([]);
       expect(await v.context.cookies(h.site.url)).toEqual([]);
     }
@@ -155,8 +154,7 @@ describeBrowser('the tracker in each privacy mode (tracking.md §2.1, §3.4)', (
     await page('/bots/');
     const v = await h.visitor({ userAgent: 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)' });
     await v.page.goto(`${h.site.url}/bots/`);
-    await v.page.waitForLoadState('load');
-    await v.page.waitForTimeout(700);
+    await untracked(v);
     expect(v.sent).toEqual([]);
     expect(await pageviews(h, '/bots/')).toEqual([]);
   });

@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 import { describeBrowser, launchBrowser } from '../../../test/helpers/browser';
 import { freePort } from '../../../test/helpers/test-kernel';
-import { type TrackerHarness, type Visitor, pageviews, payloadOf, startHarness, until } from './fixtures/tracker-harness';
+import { type TrackerHarness, type Visitor, pageviews, payloadOf, startHarness, tracked, until } from './fixtures/tracker-harness';
 import { setOptions } from './helpers';
 
 const STATUS_OPTION = 'svc_tracking_status';
@@ -27,12 +27,13 @@ describeBrowser('transports and serving in the browser (tracking.md §4, §5)', 
     await page('/rest/');
     await page('/away/');
     const v = await h.visitor();
+    await v.page.clock.install();
     await v.page.goto(`${h.site.url}/rest/`);
     await until(() => pageviews(h, '/rest/'), (r) => r.length === 1);
     expect(v.sent.map((s) => [s.url, s.contentType])).toEqual([[`${h.tk.api}/track`, 'application/json']]);
     expect(typeof JSON.parse(v.sent[0]!.body)).toBe('string');
     expect(h.tk.logs.some((l) => l.method === 'OPTIONS' && String(l.url).endsWith('/svc/v1/track') && l.status === 204)).toBe(true);
-    await v.page.waitForTimeout(1100);
+    await v.page.clock.runFor(1_100);
     await leave(v);
     await until(() => pageviews(h, '/rest/'), (r) => r[0]!.time_on_page >= 1);
   });
@@ -42,6 +43,7 @@ describeBrowser('transports and serving in the browser (tracking.md §4, §5)', 
     await page('/beacon/');
     await page('/away/');
     const v = await h.visitor();
+    await v.page.clock.install();
     await v.page.goto(`${h.site.url}/beacon/`);
     await until(() => pageviews(h, '/beacon/'), (r) => r.length === 1);
     expect(await v.page.evaluate(() => (window as unknown as { svc: { options: { beacon_enabled: number } } }).svc.options.beacon_enabled)).toBe(1);
@@ -49,7 +51,7 @@ describeBrowser('transports and serving in the browser (tracking.md §4, §5)', 
     expect(v.sent[0]!.url).toBe(`${h.tk.url}/svc/endpoint`);
     expect(v.sent[0]!.contentType).toMatch(/^text\/plain/);
     expect(payloadOf(v.sent[0]!)).toMatchObject({ url: `${h.site.url}/beacon/` });
-    await v.page.waitForTimeout(1100);
+    await v.page.clock.runFor(1_100);
     await leave(v);
     await until(() => pageviews(h, '/beacon/'), (r) => r[0]!.time_on_page >= 1);
   });
@@ -87,6 +89,7 @@ describeBrowser('transports and serving in the browser (tracking.md §4, §5)', 
 
     for (const path of ['/offline/', '/no-api/']) {
       const v = await h.visitor();
+      await v.page.clock.install();
       const problems: string[] = [];
       v.page.on('console', (m) => m.type() === 'error' && !/Failed to load resource|ERR_CONNECTION_REFUSED|net::/.test(m.text()) && problems.push(m.text()));
       const started = Date.now();
@@ -97,12 +100,13 @@ describeBrowser('transports and serving in the browser (tracking.md §4, §5)', 
       await v.page.click('#more');
       expect(await v.page.textContent('#count')).toBe('2');
       if (path === '/no-api/') {
-        await v.page.waitForFunction(() => (window as unknown as { svc?: { tracking: { isInitialHit: boolean } } }).svc?.tracking.isInitialHit === false);
+        await tracked(v);
         await v.page.evaluate(() => history.pushState({}, '', '/no-api/?moved=1'));
-        await v.page.waitForTimeout(1100);
+        await v.page.clock.runFor(1_100);
         await leave(v);
+        // The page left for is tracked: whatever the page before it did has ended.
+        await tracked(v);
       }
-      await v.page.waitForTimeout(300);
       expect(v.errors).toEqual([]);
       expect(problems).toEqual([]);
     }
@@ -126,9 +130,11 @@ describeBrowser('tracking error reports in debug mode (tracking.md §4, §8.1)',
     await v.page.goto(`${h.site.url}/debug/`);
     const [first] = await until(async () => reports(), (r) => r.length === 1);
     expect(first!.report).toMatchObject({ endpoint: `${h.tk.api}/track`, url: `${h.site.url}/debug/` });
+    // The second page's hit fails as the first did; a report would follow its failure at once.
+    const failed = v.context.waitForEvent('requestfailed', (req) => req.method() === 'POST' && req.url() === `${h.tk.api}/track` && req.frame().url().endsWith('?again=1'));
     await Promise.all([v.page.waitForURL('**/debug/?again=1'), v.page.click('#again')]);
-    await v.page.waitForFunction(() => (window as unknown as { svc?: { tracking: { isInitialHit: boolean } } }).svc?.tracking.isInitialHit === false);
-    await v.page.waitForTimeout(700);
+    await tracked(v);
+    await failed;
     expect(reports()).toHaveLength(1);
     expect(await pageviews(h, '/debug/')).toEqual([]);
 

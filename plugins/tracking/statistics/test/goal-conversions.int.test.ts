@@ -2,9 +2,9 @@ import { ManualClock, type StatsQuery } from '../../../../core';
 import type { HttpClient } from '../../../../test/helpers/http-client';
 import { type TestKernel, createTestKernel } from '../../../../test/helpers/test-kernel';
 import { statisticsTab } from './tab-plugin';
+import { at } from '../../../../test/helpers/time';
 
 const DAY = { date_start: '2026-03-02', date_end: '2026-03-03' };
-const at = (iso: string) => Date.parse(`${iso}Z`) / 1000;
 
 /**
  * Three visitors on 2 and 3 March 2026 (UTC):
