@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Sequelize, type Options, type QueryOptions, QueryTypes, Transaction } from 'sequelize';
+import type { Database as SqliteHandle } from 'sqlite3';
 import { SvcError, describeError } from '../errors';
 import type { SvcLogger } from '../logger';
 import { type DirectDatabase, createDirect } from './direct';
@@ -55,13 +56,12 @@ function sqliteStorage(url: string): string {
 
 /** sequelize opens one sqlite3 handle per transaction; each needs the same pragmas. */
 function configureSqliteConnections(sequelize: Sequelize): void {
-  const manager = sequelize.connectionManager as unknown as {
-    getConnection(options?: unknown): Promise<{ configure(option: 'busyTimeout', ms: number): void; run(sql: string): void }>;
-  };
+  const manager = sequelize.connectionManager;
   const configured = new WeakSet<object>();
   const original = manager.getConnection.bind(manager);
-  manager.getConnection = async (options?: unknown) => {
-    const connection = await original(options);
+  manager.getConnection = async (options) => {
+    // sequelize types its connections as `object`; with the sqlite dialect they are sqlite3 handles.
+    const connection = (await original(options)) as SqliteHandle;
     if (!configured.has(connection)) {
       connection.configure('busyTimeout', 15_000);
       connection.run('PRAGMA synchronous=NORMAL');

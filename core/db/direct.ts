@@ -29,11 +29,6 @@ export interface DirectDatabase extends DirectStatements {
   close(): Promise<void>;
 }
 
-interface PoolManager<C> {
-  getConnection(options?: { type?: string }): Promise<C>;
-  releaseConnection(connection: C): Promise<void> | void;
-}
-
 function mysqlStatements(connection: MysqlConnection): DirectStatements {
   return {
     all: <T>(sql: string, values: DirectValue[]) =>
@@ -50,13 +45,14 @@ function mysqlStatements(connection: MysqlConnection): DirectStatements {
 }
 
 function mysqlDirect(sequelize: Sequelize): DirectDatabase {
-  const pool = sequelize.connectionManager as unknown as PoolManager<MysqlConnection>;
+  const pool = sequelize.connectionManager;
   const borrow = async <T>(work: (statements: DirectStatements) => Promise<T>): Promise<T> => {
-    const connection = await pool.getConnection({ type: 'write' });
+    // sequelize types its pooled connections as `object`; with the mysql dialect they are mysql2's.
+    const connection = (await pool.getConnection({ type: 'write' })) as MysqlConnection;
     try {
       return await work(mysqlStatements(connection));
     } finally {
-      await pool.releaseConnection(connection);
+      pool.releaseConnection(connection);
     }
   };
   return {
@@ -111,7 +107,8 @@ async function openSqlite(storage: string): Promise<SqliteHandle> {
 
 /** `storage` is the file; an in-memory database has one handle, sequelize's. */
 function sqliteDirect(sequelize: Sequelize, storage: string, writes: Serial): DirectDatabase {
-  const shared = storage === ':memory:' ? (sequelize.connectionManager as unknown as PoolManager<SqliteHandle>).getConnection() : null;
+  // sequelize types its connections as `object`; with the sqlite dialect they are sqlite3 handles.
+  const shared = storage === ':memory:' ? (sequelize.connectionManager.getConnection({ type: 'write' }) as Promise<SqliteHandle>) : null;
   let reader: Promise<SqliteHandle> | null = null;
   let writer: Promise<SqliteHandle> | null = null;
   const readHandle = () => (reader ??= shared ?? openSqlite(storage));

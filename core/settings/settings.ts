@@ -1,6 +1,7 @@
 import { type License, licenseAllows } from '../config';
 import { SvcError, badRequest } from '../errors';
 import type { OptionSnapshot, Options } from '../options/options';
+import { optionalFlag } from '../validation/readers';
 
 export type SettingType = 'boolean' | 'select' | 'text' | 'textarea' | 'multiselect' | 'number';
 
@@ -146,11 +147,14 @@ export class Settings {
 
 // Parsers shared by setting fields.
 
+/** A switch: the one yes/no of the validation kit, a checkbox's `on`, and off when not sent. */
 export const parseBoolean = (raw: unknown): boolean => {
-  if (typeof raw === 'boolean') return raw;
-  if (raw === undefined || raw === null || raw === '' || raw === '0' || raw === 'false' || raw === 0) return false;
-  if (raw === '1' || raw === 'true' || raw === 'on' || raw === 1) return true;
-  throw badRequest('Must be on or off.');
+  if (raw === 'on') return true;
+  try {
+    return optionalFlag(raw, 'value');
+  } catch {
+    throw badRequest('Must be on or off.');
+  }
 };
 
 export const parseChoice =
