@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { browserSuite, describeBrowser } from '../../../test/helpers/browser';
+import { browserSuite, describeBrowser, signedInPage } from '../../../test/helpers/browser';
 import { createTestKernel } from '../../../test/helpers/test-kernel';
 
 const OUTPUT = path.join(__dirname, '..', '..', '..', 'test-output');
@@ -156,5 +156,21 @@ describeBrowser('share links in a browser', () => {
     const refused = await page.goto(`${b.tk.url}/svc-admin/settings`);
     expect(refused!.status()).toBe(403);
     await page.context().close();
+  });
+  it('shows a signed-in person whose rights do not reach a shared page a plain 403 page, on a wide and a phone screen', async () => {
+    b.tk.kernel.hooks.addFilter('svc_user_can', (can, user, capability) => (user.login === 'limited' && capability === 'view_svc_statistics' ? false : can), {}, 'story-test');
+    await b.tk.kernel.users.create({ login: 'limited', role: 'editor', password: 'limited-password' });
+    const made = await (await basic()).post(`${b.tk.api}/do_action/get_share_token`, { json: { shared_tabs: ['statistics'] } });
+    const { context, page } = await signedInPage(b.browser, b.tk.url, { login: 'limited', password: 'limited-password' }, { landing: '**/svc-admin/**' });
+    for (const width of [1366, 390]) {
+      await page.setViewportSize({ width, height: 800 });
+      const answer = await page.goto(made.body.share_url);
+      expect(answer!.status()).toBe(403);
+      expect(await page.locator('h1').textContent()).toBeTruthy();
+      expect(await page.locator('body').textContent()).toMatch(/permission|not allowed|rights|access/i);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      await page.screenshot({ path: path.join(OUTPUT, `share-403-${width}.png`), fullPage: true });
+    }
+    await context.close();
   });
 });
