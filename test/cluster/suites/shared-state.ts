@@ -1,3 +1,4 @@
+import { PER_LOGIN } from '../../../core/auth/login-limiter';
 import { setAbilitiesOption, userWithPassword } from '../../../plugins/abilities/test/support';
 import { HttpClient } from '../../helpers/http-client';
 import { ADMIN, type TestKernel, createTestKernel } from '../../helpers/test-kernel';
@@ -55,6 +56,12 @@ export function sharedStateTests(cluster: () => GaleraCluster): void {
     expect(alternating).toBe(oneNode);
     expect(await onA()).toBe(429);
     expect(await onB()).toBe(429);
+  }, 60_000);
+
+  it('draw concurrent failed sign-ins on both nodes from one budget: no more get through than the budget', async () => {
+    const tryOn = (node: AppNode) => async () => (await new HttpClient(node.url).post('/svc-admin/login', { form: { log: 'trudy', pwd: 'a wrong password' } })).status;
+    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => tryOn(nodes[i % 2]!)()));
+    expect(answers.filter((status) => status !== 429)).toHaveLength(PER_LOGIN.max);
   }, 60_000);
 
   it('draw ability runs from one budget: alternating nodes is refused after as many runs as one node', async () => {
