@@ -68,7 +68,9 @@ describe('realtime data: the live visitors, pageviews per minute and top lists',
 
   it('answers a share session of the statistics tab, and refuses a link without it', async () => {
     const shared = await k.share({ shared_tabs: ['statistics'] });
-    const viewer = (await k.visit(shared.url)).client;
+    const { client: viewer, res: page } = await k.visit(shared.url);
+    // The viewer stays on the shared tab: the link to the live page is for signed-in people (the browser test follows it).
+    expect([page.status, page.text.includes('id="svc-stats"'), page.text.includes('data-live-link')]).toEqual([200, true, false]);
     const res = await k.viewerGet(viewer, shared.token, '/data/realtime');
     expect(res.status).toBe(200);
     expect(res.body.data.visitors).toBe(4);
