@@ -53,6 +53,30 @@ describeBrowser('the live view in a browser', () => {
     expect(await b.page.evaluate(() => document.getElementById('svc-live')?.classList.contains('is-stale'))).toBe(false);
   });
 
+  it('stops asking while the tab is hidden and asks at once when it shows again', async () => {
+    const page = await b.context.newPage();
+    await page.clock.install();
+    let asked = 0;
+    page.on('request', (req) => void (req.url().includes('/data/realtime') && asked++));
+    await page.goto(`${b.tk.url}/svc-admin/statistics/live`);
+    await page.waitForFunction(() => document.querySelector('[data-live-visitors]')?.textContent === '3');
+    const answer = () => page.waitForResponse((res) => res.url().includes('/data/realtime'));
+    await Promise.all([answer(), page.clock.runFor(5_000)]);
+    expect(asked).toBe(2);
+    const setHidden = (hidden: boolean) =>
+      page.evaluate((h) => {
+        Object.defineProperty(document, 'hidden', { configurable: true, get: () => h });
+        document.dispatchEvent(new Event('visibilitychange'));
+      }, hidden);
+    await setHidden(true);
+    const before = asked;
+    await page.clock.runFor(60_000);
+    expect(asked).toBe(before);
+    await Promise.all([answer(), setHidden(false)]);
+    expect(asked).toBe(before + 1);
+    await page.close();
+  });
+
   it('fits a phone screen', async () => {
     await b.page.setViewportSize({ width: 390, height: 844 });
     await b.page.reload();
