@@ -92,7 +92,7 @@ describeBrowser('every admin and share page on a phone and a desktop', () => {
 
     pages.push(
       { name: 'login', path: '/svc-admin/login', signedIn: false },
-      ...['statistics', 'statistics/goals', 'sources', 'sales', 'reports', 'reports/new', `reports/${classic}`, `reports/${classic}/preview`, 'reports/logs', 'share', 'settings', 'plugins', 'users', 'account'].map((p) => ({
+      ...['statistics', 'statistics/goals', 'statistics/live', 'sources', 'sales', 'reports', 'reports/new', `reports/${classic}`, `reports/${classic}/preview`, 'reports/logs', 'share', 'settings', 'plugins', 'users', 'account'].map((p) => ({
         name: p.replace(/\//g, '-'),
         path: `/svc-admin/${p}`,
         signedIn: true,

@@ -10,6 +10,7 @@ import {
 } from '../../../core';
 import { allowList } from './allow';
 import { liveVisitors } from './live';
+import { realtime } from './realtime';
 
 /**
  * How a goal counts by its `conversion_metric`: which figure of the rows
@@ -29,7 +30,7 @@ export function queryOf(req: DataRequest, queryId: string, extra: Partial<StatsQ
   return { id: queryId, range: req.range, metrics: req.metrics as MetricName[], groupBy: req.groupBy, filters: req.filters, status: req.status, ...extra };
 }
 
-/** The free data types of the statistics tab (today, insights, compare, devices, live-visitors, goals). */
+/** The free data types of the statistics tab (today, insights, compare, devices, live-visitors, realtime, goals). */
 export function registerDataTypes(ctx: PluginContext): void {
   const stats = ctx.statistics;
   const tz = stats.timezone;
@@ -57,6 +58,13 @@ export function registerDataTypes(ctx: PluginContext): void {
     tab: 'statistics',
     allow: allowList(stats, { defaultMetrics: ['visitors'], groupBy: [], defaultGroupBy: [] }),
     run: async () => ({ count: await liveVisitors(ctx) }),
+  });
+
+  stats.dataType({
+    id: 'realtime',
+    tab: 'statistics',
+    allow: allowList(stats, { defaultMetrics: ['visitors'], groupBy: [], defaultGroupBy: [] }),
+    run: () => realtime(ctx),
   });
 
   stats.dataType({
