@@ -1,0 +1,122 @@
+/// <reference lib="dom" />
+import fs from 'node:fs';
+import path from 'node:path';
+import { isoDay } from '../../../../core';
+import { browserSuite, describeBrowser } from '../../../../test/helpers/browser';
+import { createTestKernel } from '../../../../test/helpers/test-kernel';
+
+const OUTPUT = path.join(__dirname, '..', '..', '..', '..', 'test-output');
+
+interface Line {
+  label: string;
+  data: number[];
+}
+
+/** The same day a year before (the days here are never 29 February). */
+const yearBefore = (day: string) => `${Number(day.slice(0, 4)) - 1}${day.slice(4)}`;
+const shift = (day: string, days: number) => new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+
+describeBrowser('statistics chart of the picked metric', () => {
+  const b = browserSuite(
+    async () => {
+      const tk = await createTestKernel({ plugins: ['tracking'], env: { SVC_TIMEZONE: 'UTC' } });
+      const quiet = { out: () => undefined, err: () => undefined, progress: () => undefined };
+      expect(await tk.kernel.commands.get('demo')!.run(['--days', '30', '--visitors', '25', '--seed', '7'], quiet)).toBe(0);
+      await tk.kernel.statistics.folder.foldPending();
+      return tk;
+    },
+    { startMs: 90_000 },
+  );
+
+  /** The lines the chart draws, once their labels are `labels` (and the first has `points` values, when given). */
+  const lines = async (labels: RegExp[], points = 0): Promise<Line[]> => {
+    const handle = await b.page.waitForFunction(
+      ({ sources, points }) => {
+        const raw = document.querySelector<HTMLCanvasElement>('[data-chart]')?.dataset.series;
+        const drawn = raw ? (JSON.parse(raw) as Line[]) : [];
+        const patterns = sources.map((s) => new RegExp(s));
+        const shaped = drawn.length === patterns.length && drawn.every((l, i) => patterns[i]!.test(l.label));
+        return shaped && (!points || drawn[0]!.data.length === points) ? drawn : null;
+      },
+      { sources: labels.map((l) => l.source), points },
+    );
+    return (await handle.jsonValue()) as Line[];
+  };
+  const pressed = () => b.page.locator('[data-compare] [aria-pressed="true"]').getAttribute('data-metric');
+  const noSidewaysScroll = () => b.page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
+
+  it('charts the clicked card, overlays the previous period, changes the interval and keeps the view in the URL', async () => {
+    await b.page.goto(`${b.tk.url}/svc-admin/statistics?range=last_7_days`);
+    await b.page.waitForSelector('[data-compare] button[data-metric="visitors"][aria-pressed="true"]');
+    const visitors = await lines([/^Visitors$/]);
+    expect(visitors[0]!.data).toHaveLength(7);
+
+    await b.page.click('[data-compare] [data-metric="pageviews"]');
+    const pageviews = await lines([/^Pageviews$/]);
+    expect(await pressed()).toBe('pageviews');
+    expect(await b.page.locator('[data-compare] button[aria-pressed="false"]').count()).toBe(5);
+    expect(await b.page.textContent('[data-chart-title]')).toBe('Pageviews');
+    expect(new URL(b.page.url()).searchParams.get('metric')).toBe('pageviews');
+    expect(pageviews[0]!.data.reduce((a, v) => a + v, 0)).toBe(Number((await b.page.textContent('[data-metric="pageviews"] .metric-value'))!.replace(/[^\d]/g, '')));
+
+    // The cards are buttons a keyboard reaches.
+    await b.page.focus('[data-compare] [data-metric="sessions"]');
+    await b.page.keyboard.press('Enter');
+    await lines([/^Sessions$/]);
+    expect(await pressed()).toBe('sessions');
+    await b.page.focus('[data-compare] [data-metric="pageviews"]');
+    await b.page.keyboard.press('Space');
+    await lines([/^Pageviews$/]);
+
+    await b.page.selectOption('[data-chart-compare]', 'previous');
+    const today = isoDay(b.tk.clock.unix(), 'UTC');
+    const [start, end] = [shift(today, -13), shift(today, -7)];
+    const compared = await lines([/^Pageviews$/, new RegExp(`^Pageviews \\(${start} – ${end}\\)$`)]);
+    const api = b.tk.client().withBasic('admin', (await b.tk.kernel.appPasswords.create((await b.tk.kernel.users.findByLogin('admin'))!, 'chart')).password);
+    const previous = await api.get(`${b.tk.api}/data/insights`, { query: { date_start: start, date_end: end, metrics: 'pageviews' } });
+    expect(previous.status).toBe(200);
+    expect(compared[1]!.data).toEqual(previous.body.data.datasets.pageviews);
+    expect(compared[1]!.data.some((v) => v > 0)).toBe(true);
+    expect(new URL(b.page.url()).searchParams.get('compare')).toBe('previous');
+
+    // A week offers hours and days; a month adds weeks.
+    const offered = () => b.page.locator('[data-chart-interval] option').evaluateAll((o) => o.map((x) => (x as HTMLOptionElement).value));
+    expect(await offered()).toEqual(['', 'hour', 'day']);
+    await b.page.selectOption('[data-chart-interval]', 'hour');
+    const hourly = await lines([/^Pageviews$/, /^Pageviews \(/], 7 * 24);
+    expect(hourly[1]!.data).toHaveLength(7 * 24);
+    expect(hourly[0]!.data.reduce((a, v) => a + v, 0)).toBe(pageviews[0]!.data.reduce((a, v) => a + v, 0));
+    expect(new URL(b.page.url()).searchParams.get('interval')).toBe('hour');
+
+    await b.page.selectOption('[data-chart-compare]', 'year');
+    await lines([/^Pageviews$/, new RegExp(`^Pageviews \\(${yearBefore(shift(today, -6))} – ${yearBefore(today)}\\)$`)]);
+
+    await b.page.reload();
+    const again = await lines([/^Pageviews$/, /^Pageviews \(/], 7 * 24);
+    expect(again[0]!.data).toEqual(hourly[0]!.data);
+    expect(await pressed()).toBe('pageviews');
+    expect(await b.page.inputValue('[data-chart-compare]')).toBe('year');
+    expect(await b.page.inputValue('[data-chart-interval]')).toBe('hour');
+
+    // A longer period leaves hours out (the chart falls back to the automatic interval) and offers weeks.
+    await b.page.selectOption('select[name=preset]', 'last_30_days');
+    await b.page.waitForFunction(() => new URL(location.href).searchParams.get('range') === 'last_30_days');
+    await lines([/^Pageviews$/, /^Pageviews \(/], 30);
+    expect(await offered()).toEqual(['', 'day', 'week']);
+    expect(await b.page.inputValue('[data-chart-interval]')).toBe('');
+    await b.page.selectOption('[data-chart-compare]', '');
+    await lines([/^Pageviews$/]);
+    expect(new URL(b.page.url()).searchParams.has('compare')).toBe(false);
+    await b.page.selectOption('[data-chart-compare]', 'previous');
+    await lines([/^Pageviews$/, /^Pageviews \(/]);
+
+    fs.mkdirSync(OUTPUT, { recursive: true });
+    for (const width of [1366, 390]) {
+      await b.page.setViewportSize({ width, height: 900 });
+      await b.page.waitForTimeout(200);
+      expect(await noSidewaysScroll()).toBe(true);
+      await b.page.screenshot({ path: path.join(OUTPUT, `statistics-chart-${width}.png`), fullPage: true });
+    }
+    expect(b.problems).toEqual([]);
+  });
+});
