@@ -19,7 +19,7 @@ const shift = (day: string, days: number) => new Date(Date.parse(`${day}T00:00:0
 describeBrowser('statistics chart of the picked metric', () => {
   const b = browserSuite(
     async () => {
-      const tk = await createTestKernel({ plugins: ['tracking'], env: { SVC_TIMEZONE: 'UTC' } });
+      const tk = await createTestKernel({ plugins: ['tracking', 'story'], env: { SVC_TIMEZONE: 'UTC', SVC_LICENSE: 'creator' } });
       const quiet = { out: () => undefined, err: () => undefined, progress: () => undefined };
       expect(await tk.kernel.commands.get('demo')!.run(['--days', '30', '--visitors', '25', '--seed', '7'], quiet)).toBe(0);
       await tk.kernel.statistics.folder.foldPending();
@@ -41,6 +41,11 @@ describeBrowser('statistics chart of the picked metric', () => {
       { sources: labels.map((l) => l.source), points },
     );
     return (await handle.jsonValue()) as Line[];
+  };
+  /** A REST client signed in as the administrator. */
+  const admin = async () => {
+    const user = (await b.tk.kernel.users.findByLogin(b.tk.admin.login))!;
+    return b.tk.client().withBasic(user.login, (await b.tk.kernel.appPasswords.create(user, `chart ${Date.now()}`)).password);
   };
   const pressed = () => b.page.locator('[data-compare] [aria-pressed="true"]').getAttribute('data-metric');
   const noSidewaysScroll = () => b.page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
@@ -72,7 +77,7 @@ describeBrowser('statistics chart of the picked metric', () => {
     const today = isoDay(b.tk.clock.unix(), 'UTC');
     const [start, end] = [shift(today, -13), shift(today, -7)];
     const compared = await lines([/^Pageviews$/, new RegExp(`^Pageviews \\(${start} – ${end}\\)$`)]);
-    const api = b.tk.client().withBasic('admin', (await b.tk.kernel.appPasswords.create((await b.tk.kernel.users.findByLogin('admin'))!, 'chart')).password);
+    const api = await admin();
     const previous = await api.get(`${b.tk.api}/data/insights`, { query: { date_start: start, date_end: end, metrics: 'pageviews' } });
     expect(previous.status).toBe(200);
     expect(compared[1]!.data).toEqual(previous.body.data.datasets.pageviews);
@@ -118,5 +123,38 @@ describeBrowser('statistics chart of the picked metric', () => {
       await b.page.screenshot({ path: path.join(OUTPUT, `statistics-chart-${width}.png`), fullPage: true });
     }
     expect(b.problems).toEqual([]);
+  });
+
+  it('lets a share link fixing the period chart any metric against the period before the shared one', async () => {
+    const today = isoDay(b.tk.clock.unix(), 'UTC');
+    const [start, end] = [shift(today, -9), shift(today, -3)];
+    const made = await (await admin()).post(`${b.tk.api}/do_action/get_share_token`, {
+      json: { shared_tabs: ['statistics'], initial_state: { date_range: { start, end }, filters: {} } },
+    });
+    const token = made.body.share_token as string;
+    const context = await b.browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    // The address asks for other days; the link's own days stay, and the comparison is of the week before them.
+    await page.goto(`${b.tk.url}/svc-dashboard/statistics/?svc_share_token=${token}&range=last_30_days&metric=sessions&compare=previous&interval=day`);
+    await page.waitForSelector('[data-compare] button[data-metric="sessions"][aria-pressed="true"]');
+    expect(await page.isHidden('[data-range]')).toBe(true);
+    const label = `^Sessions \\(${shift(start, -7)} – ${shift(start, -1)}\\)$`;
+    const drawn = await page.waitForFunction((pattern) => {
+      const raw = document.querySelector<HTMLCanvasElement>('[data-chart]')?.dataset.series;
+      const series = raw ? (JSON.parse(raw) as Line[]) : [];
+      return series.length === 2 && new RegExp(pattern).test(series[1]!.label) ? series : null;
+    }, label);
+    const series = (await drawn.jsonValue()) as Line[];
+    expect(series[0]!.data).toHaveLength(7);
+    const api = await admin();
+    const figures = await api.get(`${b.tk.api}/data/insights`, { query: { date_start: start, date_end: end, metrics: 'sessions', compare: 'previous' } });
+    expect(series[0]!.data).toEqual(figures.body.data.datasets.sessions);
+    expect(series[1]!.data).toEqual(figures.body.data.comparison.datasets.sessions);
+    await page.click('[data-compare] [data-metric="bounce_rate"]');
+    await page.waitForFunction(() => (document.querySelector<HTMLCanvasElement>('[data-chart]')?.dataset.series ?? '').includes('Bounce rate'));
+    const url = new URL(page.url());
+    expect([url.searchParams.get('svc_share_token'), url.searchParams.get('metric')]).toEqual([token, 'bounce_rate']);
+    await context.close();
   });
 });
