@@ -11,7 +11,7 @@ type Answer = Insights & { request: number };
 /** The chart's intervals, each offered only where it draws a sensible number of points. */
 const INTERVALS: ReadonlyArray<{ id: string; label: string; fits(days: number): boolean }> = [
   { id: 'hour', label: 'Hourly', fits: (days) => days <= 7 },
-  { id: 'day', label: 'Daily', fits: (days) => days >= 2 },
+  { id: 'day', label: 'Daily', fits: (days) => days >= 2 && days <= 366 },
   { id: 'week', label: 'Weekly', fits: (days) => days >= 14 },
   { id: 'month', label: 'Monthly', fits: (days) => days >= 60 },
 ];
