@@ -52,12 +52,15 @@ export class MetricChart {
         const data = await page.api.get<Insights>('/data/insights', page.params(this.query(page)));
         return { ...data, request };
       },
-      render: (target, data) => {
+      render: (target, data, page) => {
         if (data.request !== this.latest) return;
-        const nothing = Object.values(data.datasets).every((values) => values.every((v) => v === 0));
+        // The period is empty when nobody visited, whatever the metric charted (no conversions is not no visits).
+        const nothing = (data.datasets.visitors ?? []).every((v) => v === 0);
         clear(target, ...(nothing ? [notice('empty', empty)] : []));
-        const overlay = data.comparison && { label: `${data.comparison.date_start} – ${data.comparison.date_end}`, datasets: data.comparison.datasets };
-        this.chart.show(data, overlay);
+        const metric = this.metric(page);
+        const only = (datasets: Record<string, number[]>) => ({ [metric]: datasets[metric] ?? [] });
+        const overlay = data.comparison && { label: `${data.comparison.date_start} – ${data.comparison.date_end}`, datasets: only(data.comparison.datasets) };
+        this.chart.show({ labels: data.labels, datasets: only(data.datasets) }, overlay);
       },
     };
   }
@@ -107,7 +110,7 @@ export class MetricChart {
     this.compareSelect.value = compare;
     clear(this.intervalSelect, el('option', { value: '' }, 'Automatic'), ...this.intervals(page).map((i) => el('option', { value: i.id }, i.label)));
     this.intervalSelect.value = interval;
-    return { metrics: [metric], ...(interval && { group_by: interval }), ...(compare && { compare }) };
+    return { metrics: [...new Set([metric, 'visitors'])], ...(interval && { group_by: interval }), ...(compare && { compare }) };
   }
 
   private change(page: DataPage, key: string, value: string): void {
