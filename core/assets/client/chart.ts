@@ -1,4 +1,5 @@
 import { CategoryScale, Chart, Filler, Legend, LineController, LineElement, LinearScale, PointElement, Tooltip } from 'chart.js';
+import { type Column, formatValue } from './widgets';
 
 export interface Series {
   labels: string[];
@@ -50,13 +51,16 @@ function line(metric: string, values: number[], label: string, overlay: boolean)
  */
 export class TrafficChart {
   private chart: Chart<'line'> | null = null;
+  private format: Column['format'] = 'number';
 
   constructor(private readonly canvas: HTMLCanvasElement) {
     // Registered here rather than on import, so a bundle that never draws a chart leaves chart.js out.
     Chart.register(LineController, LineElement, PointElement, LinearScale, CategoryScale, Filler, Tooltip, Legend);
   }
 
-  show(series: Series, overlay?: Overlay): void {
+  /** Draws `series` (and `overlay`), writing values on the axis and in tooltips as `format` does (plain numbers by default). */
+  show(series: Series, overlay?: Overlay, format: Column['format'] = 'number'): void {
+    this.format = format;
     const name = (metric: string) => LABELS[metric] ?? metric;
     const datasets = [
       ...Object.entries(series.datasets).map(([metric, values]) => line(metric, values, name(metric), false)),
@@ -77,8 +81,14 @@ export class TrafficChart {
           maintainAspectRatio: false,
           animation: false,
           interaction: { mode: 'index', intersect: false },
-          scales: { y: { beginAtZero: true, ticks: { precision: 0 } }, x: { ticks: { maxRotation: 0, autoSkip: true, maxTicksLimit: 8 } } },
-          plugins: { legend: { position: 'bottom' } },
+          scales: {
+            y: { beginAtZero: true, ticks: { precision: 0, callback: (value) => formatValue(value, this.format) } },
+            x: { ticks: { maxRotation: 0, autoSkip: true, autoSkipPadding: 12, maxTicksLimit: 8 } },
+          },
+          plugins: {
+            legend: { position: 'bottom' },
+            tooltip: { callbacks: { label: (item) => `${item.dataset.label ?? ''}: ${formatValue(item.parsed.y, this.format)}` } },
+          },
         },
       });
     }

@@ -60,7 +60,7 @@ export class MetricChart {
         const metric = this.metric(page);
         const only = (datasets: Record<string, number[]>) => ({ [metric]: datasets[metric] ?? [] });
         const overlay = data.comparison && { label: `${data.comparison.date_start} – ${data.comparison.date_end}`, datasets: only(data.comparison.datasets) };
-        this.chart.show({ labels: data.labels, datasets: only(data.datasets) }, overlay);
+        this.chart.show({ labels: data.labels, datasets: only(data.datasets) }, overlay, this.cards.find((c) => c.metric === metric)?.format);
       },
     };
   }

@@ -115,6 +115,10 @@ describeBrowser('statistics chart of the picked metric', () => {
     await b.page.selectOption('[data-chart-compare]', 'previous');
     await lines([/^Pageviews$/, /^Pageviews \(/]);
 
+    // Times read as durations on the axis.
+    await b.page.click('[data-compare] [data-metric="avg_time_on_page"]');
+    await lines([/^Time on page$/, /^Time on page \(/]);
+
     fs.mkdirSync(OUTPUT, { recursive: true });
     for (const width of [1366, 390]) {
       await b.page.setViewportSize({ width, height: 900 });
