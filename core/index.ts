@@ -55,7 +55,7 @@ export { LOCK_ROWS, insertIfAbsent, insertIgnoring } from './db/sql';
 export type { StatisticsApi } from './statistics/service';
 export type { DataRunContext } from './statistics/registry';
 export { type AllowList, type DataRequest, nameList } from './statistics/request';
-export { autoBucket, bucketEdges, dayStart, isoDay, previousPeriod, rangeOfDays } from './statistics/dates';
+export { autoBucket, bucketEdges, dayStart, isoDay, previousPeriod, rangeOfDays, yearEarlier } from './statistics/dates';
 export { percentChange } from './statistics/metrics';
 export { type Frag, frag, joinFrags } from './statistics/sql/fragment';
 export { RETENTION_SETTING, retentionCutoff } from './statistics/summaries/retention';

@@ -27,6 +27,12 @@ export function previousPeriod(range: TimeRange, tz: string): TimeRange {
   return { start: start.minus({ days }).toSeconds(), end: range.start };
 }
 
+/** The same calendar days a year before `range` (29 February falls on the 28th). */
+export function yearEarlier(range: TimeRange, tz: string): TimeRange {
+  const back = (at: number) => DateTime.fromSeconds(at, { zone: tz }).minus({ years: 1 }).startOf('day').toSeconds();
+  return { start: back(range.start), end: back(range.end) };
+}
+
 /** Calendar arithmetic is costly in luxon; day boundaries are remembered (bounded) per timezone. */
 const NEXT_DAY = new Map<string, number>();
 const NEXT_DAY_LIMIT = 100_000;

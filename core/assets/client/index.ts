@@ -5,8 +5,8 @@
  * does not use. Server code imports `core/index.ts` instead.
  */
 export { type Api, ApiError, createApi } from './api';
-export { type Series, TrafficChart } from './chart';
+export { type Overlay, type Series, TrafficChart } from './chart';
 export { clear, el, formatDuration, formatNumber, labelCell, notice, tableBox } from './dom';
 export { type FilterLabels, type Section, DataPage, LAST_VIEW_KEY, countryName, doesNotApply } from './page';
 export { type ViewState, PRESETS, presetRange, readState, siteToday, writeState } from './range';
-export { type CardSpec, type Column, type Comparison, type Row, type TableSpec, formatValue, renderCards, renderTable } from './widgets';
+export { type CardPick, type CardSpec, type Column, type Comparison, type Row, type TableSpec, formatValue, renderCards, renderTable } from './widgets';

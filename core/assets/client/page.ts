@@ -54,6 +54,9 @@ interface ShareLimits {
   canFilter: boolean;
 }
 
+/** The URL parameters the period and filters take (`writeState`). */
+const VIEW_PARAMS = ['range', 'date_start', 'date_end', 'filters'];
+
 /** Key under which dashboard pages remember the last view, so a new share link can start from it. */
 export const LAST_VIEW_KEY = 'svc-last-view';
 
@@ -121,35 +124,60 @@ export class DataPage {
   /** Loads every section; answers of an older load that arrive late are dropped. */
   async load(): Promise<void> {
     const generation = ++this.generation;
-    const url = new URL(writeState(this.state), location.href);
-    if (this.share) url.searchParams.set('svc_share_token', this.share.token);
-    history.replaceState(null, '', url.search + location.hash);
-    if (!this.share) rememberView();
+    // The page's own parameters (`setOption`) stay beside the period and filters.
+    const url = new URL(location.href);
+    for (const key of VIEW_PARAMS) url.searchParams.delete(key);
+    for (const [key, value] of new URLSearchParams(writeState(this.state))) url.searchParams.set(key, value);
+    this.replaceUrl(url);
     this.renderChips();
     // Parts of the page outside the sections (the live count) follow the view through this event.
     this.root.dispatchEvent(new CustomEvent('svc:view'));
     const period = this.root.querySelector('[data-period]');
     if (period) period.textContent = `${this.state.dateStart} – ${this.state.dateEnd}`;
-    await Promise.all(
-      this.sections.map(async (section) => {
-        const target = this.root.querySelector(section.selector);
-        if (!target) return;
-        const box = target.closest('.card, .cards');
-        const outside = this.inapplicable(section);
-        box?.classList.toggle('filter-skipped', outside.length > 0);
-        if (outside.length > 0) return clear(target, notice('empty', doesNotApply(outside, this.labels)));
-        box?.setAttribute('aria-busy', 'true');
-        if (!target.hasChildNodes() || target.querySelector('.state')) clear(target, notice('loading', 'Loading…'));
-        try {
-          const data = await section.fetch(this);
-          if (generation === this.generation) section.render(target, data, this);
-        } catch (err) {
-          if (generation === this.generation) clear(target, notice('error', err instanceof Error ? err.message : 'Loading failed.'));
-        } finally {
-          box?.removeAttribute('aria-busy');
-        }
-      }),
-    );
+    await Promise.all(this.sections.map((section) => this.loadSection(section, generation)));
+  }
+
+  /** Loads one section again (after a change only it shows, such as the metric a chart draws). */
+  refresh(section: Section): Promise<void> {
+    return this.loadSection(section, this.generation);
+  }
+
+  private async loadSection(section: Section, generation: number): Promise<void> {
+    const target = this.root.querySelector(section.selector);
+    if (!target) return;
+    const box = target.closest('.card, .cards');
+    const outside = this.inapplicable(section);
+    box?.classList.toggle('filter-skipped', outside.length > 0);
+    if (outside.length > 0) return clear(target, notice('empty', doesNotApply(outside, this.labels)));
+    box?.setAttribute('aria-busy', 'true');
+    if (!target.hasChildNodes() || target.querySelector('.state')) clear(target, notice('loading', 'Loading…'));
+    try {
+      const data = await section.fetch(this);
+      if (generation === this.generation) section.render(target, data, this);
+    } catch (err) {
+      if (generation === this.generation) clear(target, notice('error', err instanceof Error ? err.message : 'Loading failed.'));
+    } finally {
+      box?.removeAttribute('aria-busy');
+    }
+  }
+
+  /** A view parameter of the page's own (which metric a chart shows…), read from the URL. */
+  option(key: string): string | null {
+    return new URLSearchParams(location.search).get(key);
+  }
+
+  /** Keeps a view parameter of the page's own in the URL, so a reload, bookmark or share link shows the same view. */
+  setOption(key: string, value: string | null): void {
+    const url = new URL(location.href);
+    if (value === null) url.searchParams.delete(key);
+    else url.searchParams.set(key, value);
+    this.replaceUrl(url);
+  }
+
+  private replaceUrl(url: URL): void {
+    if (this.share) url.searchParams.set('svc_share_token', this.share.token);
+    history.replaceState(null, '', url.search + location.hash);
+    if (!this.share) rememberView();
   }
 
   /** The active filters a section's data routes do not take. */

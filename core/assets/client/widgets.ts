@@ -60,8 +60,14 @@ export interface Comparison {
   change: Record<string, number | null>;
 }
 
-/** Metric cards with the change against the previous period. */
-export function renderCards(target: Element, specs: CardSpec[], data: Comparison): void {
+/** Which card is selected, and what picking one does (the dashboard charts the picked metric). */
+export interface CardPick {
+  selected: string;
+  onSelect(metric: string): void;
+}
+
+/** Metric cards with the change against the previous period; with `pick`, buttons marking the selected one with `aria-pressed`. */
+export function renderCards(target: Element, specs: CardSpec[], data: Comparison, pick?: CardPick): void {
   clear(
     target,
     ...specs.map((spec) => {
@@ -71,14 +77,16 @@ export function renderCards(target: Element, specs: CardSpec[], data: Comparison
         change === null || change === undefined
           ? el('span', { class: 'change flat' }, 'no earlier data')
           : el('span', { class: `change ${good}` }, `${change > 0 ? '+' : ''}${change} %`);
-      return el(
-        'div',
-        { class: 'metric-card', 'data-metric': spec.metric },
+      const parts = [
         el('span', { class: 'metric-label' }, spec.label),
         el('strong', { class: 'metric-value' }, formatValue(data.current[spec.metric] ?? 0, spec.format)),
         badge,
         el('span', { class: 'metric-previous' }, `previous: ${formatValue(data.previous[spec.metric] ?? 0, spec.format)}`),
-      );
+      ];
+      if (!pick) return el('div', { class: 'metric-card', 'data-metric': spec.metric }, ...parts);
+      const card = el('button', { type: 'button', class: 'metric-card', 'data-metric': spec.metric, 'aria-pressed': String(spec.metric === pick.selected) }, ...parts);
+      card.addEventListener('click', () => pick.onSelect(spec.metric));
+      return card;
     }),
   );
 }

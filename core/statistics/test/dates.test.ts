@@ -1,4 +1,4 @@
-import { autoBucket, bucketEdges, bucketLabel, dayStart, nextDay, previousPeriod, rangeOfDays, wholeDays } from '../dates';
+import { autoBucket, bucketEdges, bucketLabel, dayStart, nextDay, previousPeriod, rangeOfDays, wholeDays, yearEarlier } from '../dates';
 import { safeCell, toCsv } from '../csv';
 
 const TZ = 'Europe/Amsterdam';
@@ -37,6 +37,11 @@ describe('site-timezone calendar', () => {
     const range = rangeOfDays('2026-03-01', '2026-03-31', TZ);
     const previous = previousPeriod(range, TZ);
     expect(previous).toEqual(rangeOfDays('2026-01-29', '2026-02-28', TZ));
+  });
+
+  it('takes the same days a year earlier, 29 February on the 28th', () => {
+    expect(yearEarlier(rangeOfDays('2026-03-01', '2026-03-31', TZ), TZ)).toEqual(rangeOfDays('2025-03-01', '2025-03-31', TZ));
+    expect(yearEarlier(rangeOfDays('2028-02-29', '2028-02-29', TZ), TZ)).toEqual(rangeOfDays('2027-02-28', '2027-02-28', TZ));
   });
 });
 

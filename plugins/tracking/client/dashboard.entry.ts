@@ -1,18 +1,15 @@
 import {
   type CardSpec,
-  clear,
   type Comparison,
   countryName,
   DataPage,
-  notice,
   renderCards,
   renderTable,
   type Row,
   type Section,
-  type Series,
   type TableSpec,
-  TrafficChart,
 } from '../../../core/assets/client';
+import { MetricChart } from './metric-chart';
 import { startOnboarding } from './onboarding';
 
 const CARDS: CardSpec[] = [
@@ -38,24 +35,15 @@ function table(key: string, path: string, spec: TableSpec, extra: Record<string,
 
 const root = document.getElementById('svc-stats');
 if (root) {
-  const chart = new TrafficChart(root.querySelector<HTMLCanvasElement>('[data-chart]')!);
+  const chart = new MetricChart(root.querySelector<HTMLElement>('.chart-card')!, CARDS, NO_DATA);
   let goalTitles = new Map<string, string>();
   const sections: Section[] = [
     {
       selector: '[data-compare]',
       fetch: (page) => page.api.get<Comparison>('/data/compare', page.params()),
-      render: (target, data) => renderCards(target, CARDS, data as Comparison),
+      render: (target, data, page) => renderCards(target, CARDS, data as Comparison, chart.pick(page)),
     },
-    {
-      selector: '[data-chart-state]',
-      fetch: (page) => page.api.get<Series>('/data/insights', page.params({ metrics: ['visitors', 'pageviews'] })),
-      render: (target, data) => {
-        const series = data as Series;
-        const empty = Object.values(series.datasets).every((values) => values.every((v) => v === 0));
-        clear(target, ...(empty ? [notice('empty', NO_DATA)] : []));
-        chart.show(series);
-      },
-    },
+    chart.section as Section,
     table('pages', '/data/datatable/pages', { title: 'Page', dimension: 'page_url', empty: NO_DATA, columns: [
       { key: 'pageviews', label: 'Pageviews' }, { key: 'sessions', label: 'Sessions' }, { key: 'avg_time_on_page', label: 'Time', format: 'duration' }] }),
     table('referrers', '/data/datatable/referrers', { title: 'Referrer', dimension: 'referrer', empty: 'No visits came from other sites in this period.',
@@ -85,6 +73,7 @@ if (root) {
     country: { label: 'Country', value: countryName },
     goal: { label: 'Goal', value: (id) => goalTitles.get(id) ?? id },
   });
+  chart.attach(page);
   void page.load();
 
   const live = root.querySelector('[data-live]')!;

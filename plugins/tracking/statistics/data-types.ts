@@ -1,5 +1,6 @@
 import {
   autoBucket,
+  badRequest,
   type DataRequest,
   isoDay,
   type MetricName,
@@ -7,6 +8,8 @@ import {
   type PluginContext,
   type StatsQuery,
   type TimeBucket,
+  type TimeRange,
+  yearEarlier,
 } from '../../../core';
 import { allowList } from './allow';
 import { liveVisitors } from './live';
@@ -28,6 +31,14 @@ const COMPARE_METRICS: MetricName[] = ['visitors', 'pageviews', 'sessions', 'bou
 /** The engine query of a request, for one id. */
 export function queryOf(req: DataRequest, queryId: string, extra: Partial<StatsQuery> = {}): StatsQuery {
   return { id: queryId, range: req.range, metrics: req.metrics as MetricName[], groupBy: req.groupBy, filters: req.filters, status: req.status, ...extra };
+}
+
+/** The period `compare` names (`previous`, `year`), or null when it is absent. */
+function comparisonRange(compare: unknown, req: DataRequest, tz: string): TimeRange | null {
+  if (compare === undefined || compare === '') return null;
+  if (compare === 'previous') return req.previous;
+  if (compare === 'year') return yearEarlier(req.range, tz);
+  throw badRequest('compare must be previous or year.', 'svc_invalid_param', { field: 'compare' });
 }
 
 /** The free data types of the statistics tab (today, insights, compare, devices, live-visitors, realtime, goals). */
@@ -71,15 +82,22 @@ export function registerDataTypes(ctx: PluginContext): void {
     id: 'insights',
     tab: 'statistics',
     allow: allowList(stats, { defaultMetrics: ['visitors', 'pageviews'], groupBy: ['hour', 'day', 'week', 'month'], defaultGroupBy: [] }),
-    async run(req, { queryId }) {
+    /** With `compare` (`previous` or `year`), also the series of the previous period or of the same days a year earlier. */
+    async run(req, { queryId, rest }) {
       const interval: TimeBucket = (req.groupBy[0] as TimeBucket | undefined) ?? autoBucket(req.range);
-      const rows = await stats.query(queryOf(req, queryId, { groupBy: [interval] }));
-      return {
-        interval,
-        labels: rows.map((r) => r[interval]),
-        timestamps: rows.map((r) => r.start),
-        datasets: Object.fromEntries(req.metrics.map((m) => [m, rows.map((r) => r[m])])),
+      const against = comparisonRange(rest?.query.compare, req, tz);
+      const series = async (range: TimeRange) => {
+        const rows = await stats.query(queryOf(req, queryId, { range, groupBy: [interval] }));
+        return {
+          labels: rows.map((r) => r[interval]),
+          timestamps: rows.map((r) => r.start),
+          datasets: Object.fromEntries(req.metrics.map((m) => [m, rows.map((r) => r[m])])),
+        };
       };
+      const [current, comparison] = await Promise.all([series(req.range), against && series(against)]);
+      if (!against || !comparison) return { interval, ...current };
+      const period = { date_start: isoDay(against.start, tz), date_end: isoDay(against.end - 1, tz) };
+      return { interval, ...current, comparison: { ...period, ...comparison } };
     },
   });
 

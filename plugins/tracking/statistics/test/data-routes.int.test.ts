@@ -51,6 +51,21 @@ describe('statistics data routes on the hand-built traffic set', () => {
     expect(body.datasets).toEqual({ pageviews: [4, 3, 2], visitors: [2, 2, 1] });
   });
 
+  it('adds the series of the previous period or of the same days a year earlier when asked', async () => {
+    const previous = await data('insights', { ...CURRENT, group_by: 'day', metrics: 'pageviews,visitors', compare: 'previous' });
+    expect(previous.datasets).toEqual({ pageviews: [4, 3, 2], visitors: [2, 2, 1] });
+    expect(previous.comparison).toMatchObject({ date_start: '2026-01-09', date_end: '2026-01-11', labels: ['2026-01-09', '2026-01-10', '2026-01-11'] });
+    const days = await data('insights', { date_start: '2026-01-09', date_end: '2026-01-11', group_by: 'day', metrics: 'pageviews,visitors' });
+    expect(previous.comparison.datasets).toEqual(days.datasets);
+    expect(previous.comparison.datasets.pageviews.reduce((a: number, b: number) => a + b, 0)).toBe(4);
+    const year = await data('insights', { ...CURRENT, metrics: 'pageviews', compare: 'year' });
+    expect(year.comparison).toEqual({
+      date_start: '2025-01-12', date_end: '2025-01-14', labels: ['2025-01-12', '2025-01-13', '2025-01-14'],
+      timestamps: [at('2025-01-12T00:00'), at('2025-01-13T00:00'), at('2025-01-14T00:00')], datasets: { pageviews: [0, 0, 0] },
+    });
+    expect((await data('insights', CURRENT)).comparison).toBeUndefined();
+  });
+
   it('groups by hour, week and month, and picks the interval from the range', async () => {
     const day = await data('insights', { date_start: '2026-01-12', date_end: '2026-01-12', metrics: 'pageviews' });
     expect(day.interval).toBe('hour');
@@ -169,6 +184,8 @@ describe('statistics data routes on the hand-built traffic set', () => {
     await expectError('compare', { ...CURRENT, filters: '[{"key":' }, 400, 'svc_invalid_filter');
     await expectError('compare', { ...CURRENT, filters: { page_url: 'x'.repeat(300) } }, 400, 'svc_invalid_filter');
     await expectError('insights', { ...CURRENT, group_by: 'page_url' }, 400, 'svc_invalid_group_by');
+    await expectError('insights', { ...CURRENT, compare: 'decade' }, 400, 'svc_invalid_param');
+    await expectError('insights', { ...CURRENT, compare: ['previous', 'year'] }, 400, 'svc_invalid_param');
     await expectError('insights', { ...CURRENT, group_by: 'day; DROP TABLE x' }, 400, 'svc_invalid_group_by');
     await expectError('insights', { date_start: '2020-01-01', date_end: '2026-01-01', group_by: 'hour' }, 400, 'svc_invalid_group_by');
     await expectError('datatable/pages', { ...CURRENT, group_by: 'device' }, 400, 'svc_invalid_group_by');
