@@ -11,7 +11,6 @@ const TOLERANCE_SECONDS = 300;
 type StoreWebhook = Parameters<SvcServices['sales']['webhookRoute']>[0];
 /** What one Stripe event asks of sales: events to ingest, and refunds that failed after all. */
 type Delivery = NonNullable<Awaited<ReturnType<StoreWebhook['receive']>>>;
-const only = (events: IngestEvent[]): Delivery => ({ events, failedRefunds: [] });
 
 interface VerifiedEvent {
   id: string;
@@ -60,8 +59,8 @@ async function deliveryOf(event: VerifiedEvent, client: StripeClient, now: numbe
     case 'checkout.session.completed':
     case 'checkout.session.async_payment_succeeded': {
       const session = object as StripeCheckoutSession;
-      if (session.mode !== 'payment' || session.payment_status !== 'paid') return only([]);
-      return only([checkoutOrder(session, await client.lineItems(session.id), event.created)]);
+      if (session.mode !== 'payment' || session.payment_status !== 'paid') return { events: [] };
+      return { events: [checkoutOrder(session, await client.lineItems(session.id), event.created)] };
     }
     case 'customer.subscription.created':
     case 'customer.subscription.updated':
@@ -72,7 +71,7 @@ async function deliveryOf(event: VerifiedEvent, client: StripeClient, now: numbe
       if (before?.cancel_at_period_end === true && !subscription.cancel_at_period_end && subscription.status === 'active') {
         events.push(reactivation(subscription, event.id, event.created));
       }
-      return only(events);
+      return { events };
     }
     case 'refund.created':
     case 'refund.updated':
@@ -85,11 +84,11 @@ async function deliveryOf(event: VerifiedEvent, client: StripeClient, now: numbe
     case 'invoice.paid': {
       const invoice = object as StripeInvoice;
       const subscriptionId = invoiceSubscription(invoice);
-      if (!subscriptionId || !isRenewal(invoice)) return only([]);
-      return only([renewal(await client.subscription(subscriptionId), invoice)]);
+      if (!subscriptionId || !isRenewal(invoice)) return { events: [] };
+      return { events: [renewal(await client.subscription(subscriptionId), invoice)] };
     }
     default:
-      return only([]);
+      return { events: [] };
   }
 }
 

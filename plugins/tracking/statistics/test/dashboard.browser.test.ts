@@ -52,6 +52,12 @@ describeBrowser('statistics dashboard in a browser', () => {
 
     fs.mkdirSync(OUTPUT, { recursive: true });
     await b.page.screenshot({ path: path.join(OUTPUT, 'statistics-dashboard.png'), fullPage: true });
+    // The longer live label and its link still fit a phone, beside the filter chip.
+    await b.page.setViewportSize({ width: 390, height: 844 });
+    // The chart follows the new width on its next resize callback.
+    await b.page.waitForFunction(() => document.documentElement.scrollWidth <= window.innerWidth);
+    await b.page.screenshot({ path: path.join(OUTPUT, 'statistics-dashboard-filtered-phone.png') });
+    await b.page.setViewportSize({ width: 1280, height: 900 });
 
     await b.page.click('[data-filters] .chip');
     await b.page.waitForFunction(() => document.querySelectorAll('[data-table="pages"] tbody tr').length > 1);
