@@ -40,6 +40,13 @@ function query(params: Record<string, unknown>): string {
   return text ? `?${text}` : '';
 }
 
+type Answer = { data?: unknown; message?: string; code?: string } | null;
+
+/** The error of a refused answer: the server's message and code when it sent them. */
+function refusal(res: Response, payload: Answer): ApiError {
+  return new ApiError(payload?.message ?? `The server answered ${res.status}.`, res.status, payload?.code ?? 'svc_error', (payload?.data ?? {}) as Record<string, unknown>);
+}
+
 export function createApi(root: HTMLElement = document.querySelector<HTMLElement>('main.content')!): Api {
   const base = root.dataset.apiBase ?? '';
   const auth: Record<string, string> = { 'X-Svc-Nonce': root.dataset.restNonce ?? '' };
@@ -52,8 +59,8 @@ export function createApi(root: HTMLElement = document.querySelector<HTMLElement
       headers: body === undefined ? headers : { ...headers, 'Content-Type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-    const payload = (await res.json().catch(() => null)) as { data?: T; message?: string; code?: string } | null;
-    if (!res.ok) throw new ApiError(payload?.message ?? `The server answered ${res.status}.`, res.status, payload?.code ?? 'svc_error', (payload?.data ?? {}) as Record<string, unknown>);
+    const payload = (await res.json().catch(() => null)) as Answer;
+    if (!res.ok) throw refusal(res, payload);
     return payload?.data as T;
   };
   return {
@@ -62,10 +69,7 @@ export function createApi(root: HTMLElement = document.querySelector<HTMLElement
     send: (method, path, body) => call(method, `${base}${path}`, body),
     async download(path, params = {}) {
       const res = await fetch(`${base}${path}${query(params)}`, { credentials: 'same-origin', headers: auth });
-      if (!res.ok) {
-        const payload = (await res.json().catch(() => null)) as { message?: string; code?: string } | null;
-        throw new ApiError(payload?.message ?? `The server answered ${res.status}.`, res.status, payload?.code ?? 'svc_error');
-      }
+      if (!res.ok) throw refusal(res, (await res.json().catch(() => null)) as Answer);
       return res.blob();
     },
   };
