@@ -50,7 +50,7 @@ describe('svc site', () => {
     ]);
     const taken = await svc('site', 'add', 'www.shop.example');
     expect(taken.code).toBe(2);
-    expect(taken.stderr).toMatch(/^svc: domain: shop.example belongs to the site The shop\n/);
+    expect(taken.stderr).toMatch(/^svc: domain: already used by the site The shop \(shop.example\)\n/);
     expect((await svc('site', 'add', 'bad_host!', '--timezone', 'Nowhere/Else')).stderr).toMatch(/^svc: domain: .*; timezone: unknown IANA time zone/);
   });
 
