@@ -1,3 +1,6 @@
+/** The first site: it exists from the first start and owns every row made before sites. */
+export const DEFAULT_SITE_ID = 1;
+
 /** The virtual `status` filter of tracking.md §4 rule 7. */
 export type StatusFilter = '404' | '200' | 'all';
 
@@ -35,6 +38,8 @@ export interface TimeRange {
 export interface StatsQuery {
   /** Explicit id for logs, e.g. `insights` or `report_block_pages`. */
   id: string;
+  /** The site whose hits are counted; no query reads more than one. */
+  siteId: number;
   range: TimeRange;
   metrics: readonly MetricName[];
   /** Dimension names and at most one time bucket. */
