@@ -41,6 +41,8 @@ export type { SvcLogger } from './logger';
 export type { Mailer } from './mail/mailer';
 export type { OptionSnapshot, Options } from './options/options';
 export type { Transients } from './options/transients';
+export type { SitesApi } from './sites/sites';
+export { DEFAULT_SITE_ID, type Site, type SiteInput, type SiteRole } from './sites/types';
 export { type PluginSettings, type SettingField, parseBoolean, parseChoice, parseLines } from './settings/settings';
 
 // The database: migrations, SQL helpers, the hot path's driver statements.
@@ -59,7 +61,6 @@ export { autoBucket, bucketEdges, dayStart, isoDay, previousPeriod, rangeOfDays,
 export { percentChange } from './statistics/metrics';
 export { type Frag, frag, joinFrags } from './statistics/sql/fragment';
 export { RETENTION_SETTING, retentionCutoff } from './statistics/summaries/retention';
-export { DEFAULT_SITE_ID } from './statistics/types';
 export { METRICS, type MetricName, type StatsFilter, type StatsQuery, type StatsRow, type StatusFilter, type TimeBucket, type TimeRange } from './statistics/types';
 // The dashboard's period presets, shared with the browser code.
 export { PRESETS, presetRange } from './assets/client/range';

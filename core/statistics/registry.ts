@@ -5,7 +5,7 @@ import type { RouteDefinition } from '../http/rest-router';
 import { RestResponse, type RestRequest } from '../http/rest-types';
 import { toCsv } from './csv';
 import type { AllowList, DataRequest } from './request';
-import { DEFAULT_SITE_ID, type StatsFilter, type StatusFilter } from './types';
+import type { StatsFilter, StatusFilter } from './types';
 
 export interface DataRunContext {
   /** Explicit id for logs: `data_<type>`, `datatable_<id>` or one a caller chose (`report_block_pages`). */
@@ -41,9 +41,6 @@ export interface DatatableDef extends DataDefBase {
 
 const ID = /^[a-z_-]+$/;
 
-/** The site a data route reads. */
-const siteOf = (_req: RestRequest): number => DEFAULT_SITE_ID;
-
 /** Data types and datatables by id; each becomes a REST route with meta `{ tab, dataId }`. */
 export class DataRegistry {
   private readonly types = new Map<string, DataTypeDef>();
@@ -58,7 +55,7 @@ export class DataRegistry {
       path: `${def.base ?? '/data'}/${def.id}`,
       capability: def.capability ?? 'view_svc_statistics',
       meta: { tab: def.tab, dataId: def.id },
-      handler: async (req) => ok(await def.run(this.parseFor(def, req.query), { queryId: `data_${def.id}`, siteId: siteOf(req), rest: req })),
+      handler: async (req) => ok(await def.run(this.parseFor(def, req.query), { queryId: `data_${def.id}`, siteId: req.site.id, rest: req })),
     };
   }
 
@@ -73,7 +70,7 @@ export class DataRegistry {
         const format = req.query.format ?? 'json';
         if (format !== 'json' && format !== 'csv') throw badRequest('format must be json or csv.', 'svc_invalid_param', { field: 'format' });
         const request = this.parseFor(def, req.query);
-        const rows = await def.run(request, { queryId: `datatable_${def.id}`, siteId: siteOf(req), rest: req });
+        const rows = await def.run(request, { queryId: `datatable_${def.id}`, siteId: req.site.id, rest: req });
         if (format === 'json') return ok(rows);
         const filename = `${def.id}-${request.dateStart}-${request.dateEnd}.csv`;
         return new RestResponse(200, toCsv(rows, [...request.groupBy, ...request.metrics]), {

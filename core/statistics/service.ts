@@ -14,7 +14,8 @@ import { QueryRunner } from './sql/runner';
 import { SummaryFolder } from './summaries/folder';
 import { RETENTION_SETTING, Retention, retentionSetting } from './summaries/retention';
 import { SummaryState } from './summaries/state';
-import { DEFAULT_SITE_ID, type StatsQuery, type StatsRow } from './types';
+import { DEFAULT_SITE_ID } from '../sites/types';
+import type { StatsQuery, StatsRow } from './types';
 
 /** Statement time limit of dashboard queries (folding a day gets ten times as long). */
 export const QUERY_TIMEOUT_MS = 10_000;

@@ -1,6 +1,3 @@
-/** The first site: it exists from the first start and owns every row made before sites. */
-export const DEFAULT_SITE_ID = 1;
-
 /** The virtual `status` filter of tracking.md §4 rule 7. */
 export type StatusFilter = '404' | '200' | 'all';
 
