@@ -1,5 +1,5 @@
 import type { SvcEmailBlockDefinition, SvcMailReportBlock, SvcQueryData, SvcQueryRow } from '../../../hooks';
-import { dashboardUrl, describeError, type Hooks, rangeOfDays, type StatisticsApi, type SvcLogger } from '../../../core';
+import { dashboardUrl, DEFAULT_SITE_ID, describeError, type Hooks, rangeOfDays, type StatisticsApi, type SvcLogger } from '../../../core';
 import { type DaySpan, blockSpan, resolveDateRange, spanLabel } from '../schedule/date-ranges';
 import type { ContentBlock, Report } from '../types';
 import { BUILTIN_BLOCKS, type BlockSource, adapterFor, sourceOf } from './block-catalog';
@@ -86,8 +86,8 @@ export class BlockBuilder {
     try {
       const data =
         source.source === 'datatable'
-          ? await statistics.runTable(source.id, query, { queryId }, source.base)
-          : await statistics.runType(source.id, query, { queryId }, source.base);
+          ? await statistics.runTable(source.id, query, { queryId, siteId: DEFAULT_SITE_ID }, source.base)
+          : await statistics.runType(source.id, query, { queryId, siteId: DEFAULT_SITE_ID }, source.base);
       const qd: SvcQueryData = {
         id: queryId,
         date_start: range.start,

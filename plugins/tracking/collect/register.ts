@@ -19,6 +19,7 @@ import { HitWriter } from './hit-writer';
 import { removeJunkBrowsers } from './junk-browsers';
 import { LookupIds } from './lookups';
 import { RotatingSalt } from './rotating-salt';
+import { SiteOfHit } from './site-of-hit';
 import { Tracker } from './tracker';
 import { TrackingConfigCache } from './tracking-config';
 import { AgentParser } from './user-agent';
@@ -47,6 +48,7 @@ export async function registerCollection(ctx: PluginContext): Promise<DropLog> {
     goals,
     domains: new DomainWatch(ctx.options),
     drops,
+    sites: new SiteOfHit(ctx.sites),
     clientAddress: ctx.http.clientAddress,
   });
   ctx.onStop(async () => {
