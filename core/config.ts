@@ -61,7 +61,8 @@ function fail(name: string, message: string): never {
   throw new SvcError('SVC_ERR_CONFIG', `${name}: ${message}`, 500);
 }
 
-function isTimezone(tz: string): boolean {
+/** Whether `Intl` knows the IANA time zone. */
+export function isTimezone(tz: string): boolean {
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: tz });
     return true;

@@ -42,6 +42,7 @@ import { Scheduler } from './scheduler/scheduler';
 import { ensureFirstAdmin } from './setup/first-admin';
 import { registerCore } from './setup/register-core';
 import { Settings } from './settings/settings';
+import { Sites } from './sites/sites';
 import { StatisticsService } from './statistics/service';
 import { coreMigrations } from './migrations';
 import { SVC_VERSION } from './version';
@@ -109,6 +110,8 @@ export class Kernel {
     readonly settings: Settings,
     readonly scheduler: Scheduler,
     readonly mailer: Mailer,
+    /** The websites this install serves. */
+    readonly sites: Sites,
   ) {
     this.abilities = new AbilitiesRegistry(logger.child({ service: 'abilities' }));
     this.hotRoutes = new HotRoutes(config.basePath, logger);
@@ -136,7 +139,9 @@ export class Kernel {
       const nonces = new Nonces(await secret('svc_nonce_secret'), clock, hooks);
       const sessions = createSessionStore(db, config, await secret('svc_session_secret'));
       const passport = createPassport(users, appPasswords);
-      const rest = new RestRouter({ users, nonces, hooks });
+      const sites = new Sites(db, clock, { name: new URL(config.baseUrl).host, timezone: config.timezone });
+      await sites.list();
+      const rest = new RestRouter({ users, nonces, hooks, sites });
       const httpApp = new HttpApp({ config, logger, sessions, passport });
       const admin = new AdminService({ config, users, nonces, hooks, logger });
       const settings = new Settings(options, config.license);
@@ -168,6 +173,7 @@ export class Kernel {
         settings,
         new Scheduler(db, hooks, clock, logger.child({ service: 'scheduler' }), config.timezone),
         mailer,
+        sites,
       );
       kernel.httpTimeouts = opts.httpTimeouts ?? {};
       await kernel.setUp(opts);
@@ -248,7 +254,7 @@ export class Kernel {
     for (const route of this.statistics.data.fallbackRoutes()) this.rest.add('core', route);
     this.http.mount('/', this.assets.router);
     this.http.mountRest('svc/v1', this.rest.router);
-    this.http.mountRest('wp-abilities/v1', createAbilitiesRouter(this.abilities, { users: this.users, nonces: this.nonces, hooks: this.hooks }));
+    this.http.mountRest('wp-abilities/v1', createAbilitiesRouter(this.abilities, { users: this.users, nonces: this.nonces, hooks: this.hooks, sites: this.sites }));
     this.http.mount('/svc/mcp', createMcpRouter(this.abilities, this.logger.child({ service: 'mcp' }), SVC_VERSION), { basicAuth: true });
     this.http.mountAdmin(this.admin.router);
   }
@@ -307,6 +313,7 @@ export class Kernel {
         versionedUrl: (entry) => this.assets.versionedUrl(entry),
         bundle: (entry) => this.assets.bundle(entry),
       },
+      sites: this.sites,
       plugins: { isLoaded: (name) => this.isLoaded(name) },
       onStop: (fn) => this.onStop(fn),
     };

@@ -1,9 +1,6 @@
 import { Router } from 'express';
-import type { Nonces } from '../auth/nonces';
-import type { Users } from '../auth/users';
 import { badRequest, notFound } from '../errors';
-import type { HookRegistry } from '../hooks/registry';
-import { RestRouter } from '../http/rest-router';
+import { type RestDeps, RestRouter } from '../http/rest-router';
 import type { RestRequest } from '../http/rest-types';
 import type { AbilitiesRegistry } from './registry';
 
@@ -25,7 +22,7 @@ function queryInput(raw: unknown): unknown {
  * listing and describing need a signed-in person (`read`); running is decided
  * by each ability's permission check, so it can answer its own error codes.
  */
-export function createAbilitiesRouter(registry: AbilitiesRegistry, deps: { users: Users; nonces: Nonces; hooks: HookRegistry }): Router {
+export function createAbilitiesRouter(registry: AbilitiesRegistry, deps: RestDeps): Router {
   const rest = new RestRouter(deps);
   const describe = (req: RestRequest) => {
     const info = registry.get(abilityName(req));

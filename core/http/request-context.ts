@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { Request } from 'express';
 import { ANONYMOUS, type Principal } from '../auth/types';
+import type { Site } from '../sites/types';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -9,6 +10,8 @@ declare global {
     interface Request {
       /** Who is calling, resolved once per request by the kernel. */
       principal?: Principal;
+      /** The site a REST route serves (its `site` argument), set by the kernel before the handler. */
+      site?: Site;
     }
   }
 }

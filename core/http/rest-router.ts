@@ -4,6 +4,7 @@ import { ANONYMOUS, type Principal } from '../auth/types';
 import type { Users } from '../auth/users';
 import { forbidden, unauthorized } from '../errors';
 import type { HookRegistry } from '../hooks/registry';
+import type { Sites } from '../sites/sites';
 import { type NoncePolicy, RestResponse, type RestRequest, type RestRouteDef, type RestRouteInfo } from './rest-types';
 
 export interface BodyOptions {
@@ -27,6 +28,21 @@ function nonceOf(req: Request): unknown {
   return req.get('x-svc-nonce') ?? (req.query as Record<string, unknown>).svc_nonce ?? body?.svc_nonce;
 }
 
+export interface RestDeps {
+  users: Users;
+  nonces: Nonces;
+  hooks: HookRegistry;
+  sites: Sites;
+}
+
+/** The `site` argument of a request: the query string's, else the JSON body's field. */
+function siteArgOf(req: Request): unknown {
+  const query = (req.query as Record<string, unknown>).site;
+  if (query !== undefined) return query;
+  const body = req.body as unknown;
+  return body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>).site : undefined;
+}
+
 /**
  * The REST API below `{api_base}`. Each route states its capability; the
  * kernel checks it (401 anonymous, 403 missing), then the nonce (session
@@ -38,7 +54,7 @@ export class RestRouter {
   private readonly routes: RestRouteInfo[] = [];
 
   constructor(
-    private readonly deps: { users: Users; nonces: Nonces; hooks: HookRegistry },
+    private readonly deps: RestDeps,
   ) {}
 
   list(): readonly RestRouteInfo[] {
@@ -78,6 +94,8 @@ export class RestRouter {
         throw forbidden('The svc_nonce is missing or invalid: fetch one from GET {api_base}/nonce with the same sign-in.', 'svc_invalid_nonce');
       }
     }
+    const site = await this.deps.sites.resolve(siteArgOf(req));
+    req.site = site;
     const request: RestRequest = {
       route: info,
       params: { ...(req.params as Record<string, string>) },
@@ -85,6 +103,7 @@ export class RestRouter {
       body: req.body,
       headers: req.headers,
       principal,
+      site,
       ip: req.ip ?? '',
       raw: req,
     };

@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Request } from 'express';
 import type { Capability, Principal } from '../auth/types';
+import type { Site } from '../sites/types';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -26,6 +27,8 @@ export interface RestRequest {
   readonly body: unknown;
   readonly headers: IncomingHttpHeaders;
   readonly principal: Principal;
+  /** The site named by the optional `site` argument (query string or JSON body field), the default site without one. */
+  readonly site: Site;
   readonly ip: string;
   readonly raw: Request;
 }

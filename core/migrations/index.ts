@@ -9,6 +9,7 @@ import { rateLimits } from './0007-rate-limits';
 import { exactLogins } from './0008-exact-logins';
 import { appPasswordIds } from './0009-app-password-ids';
 import { statisticsConversionSketches } from './0010-statistics-conversion-sketches';
+import { sitesTables } from './0011-sites';
 
 /** The kernel's own schema, in order. Plugins list theirs in their manifest. */
 export const coreMigrations: readonly Migration[] = [
@@ -22,4 +23,5 @@ export const coreMigrations: readonly Migration[] = [
   exactLogins,
   appPasswordIds,
   statisticsConversionSketches,
+  sitesTables,
 ];

@@ -24,6 +24,7 @@ import type { Options } from '../options/options';
 import type { Transients } from '../options/transients';
 import type { Scheduler } from '../scheduler/scheduler';
 import type { PluginSettings } from '../settings/settings';
+import type { SitesApi } from '../sites/sites';
 import type { StatisticsApi } from '../statistics/service';
 import type { ServiceRegistry } from './services';
 
@@ -95,6 +96,8 @@ export interface PluginContext {
   readonly statistics: StatisticsApi;
   /** Browser entry points bundled with esbuild and served with content-hash caching (core/assets). */
   readonly assets: AssetsApi;
+  /** The websites of the install: lookup by id, domain or page host, the request's site (`current`), changes. */
+  readonly sites: SitesApi;
   readonly plugins: {
     /** Whether another plugin is loaded (for optional cooperation through hooks). */
     isLoaded(name: string): boolean;

@@ -1,0 +1,192 @@
+import type { Clock } from '../clock';
+import type { Database } from '../db/database';
+import { insertIfAbsent } from '../db/sql';
+import { SvcError, badRequest } from '../errors';
+import { requestContext } from '../http/request-context';
+import { normalizeHost } from './hosts';
+import { deleteSiteRows } from './site-data';
+import { checkedSite, hostsOf } from './site-input';
+import { DEFAULT_SITE_ID, type Site, type SiteInput } from './types';
+
+interface SiteRow {
+  id: number | string;
+  name: string;
+  domain: string | null;
+  aliases: string;
+  timezone: string;
+}
+
+/** What the first site is called and where its days end until someone edits it. */
+export interface DefaultSite {
+  name: string;
+  timezone: string;
+}
+
+export const unknownSite = (): SvcError => new SvcError('svc_unknown_site', 'No such site.', 404);
+
+const toSite = (row: SiteRow): Site => ({
+  id: Number(row.id),
+  name: row.name,
+  domain: row.domain,
+  aliases: Object.freeze(JSON.parse(row.aliases) as string[]),
+  timezone: row.timezone,
+});
+
+/** What plugins reach as `ctx.sites`. */
+export type SitesApi = Pick<Sites, 'list' | 'get' | 'default' | 'resolve' | 'forHost' | 'current' | 'add' | 'update' | 'remove'>;
+
+/**
+ * The websites of the install (`ctx.sites`). The list is kept in memory and
+ * loaded again when older than `ttlMs`, so a change on another app node shows
+ * up within that time; a change on this node is seen at once.
+ */
+export class Sites {
+  private cached: readonly Site[] | null = null;
+  private loadedAt = 0;
+  private loading: Promise<readonly Site[]> | null = null;
+  private changes = 0;
+
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+    private readonly first: DefaultSite,
+    private readonly ttlMs = 5_000,
+  ) {}
+
+  private get t(): string {
+    return this.db.quote(this.db.table('sites'));
+  }
+
+  /** Every site, by id. */
+  async list(): Promise<Site[]> {
+    return [...(await this.loaded())];
+  }
+
+  async get(id: number): Promise<Site | null> {
+    return (await this.loaded()).find((s) => s.id === id) ?? null;
+  }
+
+  async default(): Promise<Site> {
+    return (await this.get(DEFAULT_SITE_ID))!;
+  }
+
+  /**
+   * A site named by a caller: an id (number or digits) or its primary domain;
+   * nothing (undefined, null, '') is the default site. An unknown one is a 404
+   * `svc_unknown_site`.
+   */
+  async resolve(ref: unknown): Promise<Site> {
+    if (ref === undefined || ref === null || ref === '') return this.default();
+    const sites = await this.loaded();
+    let found: Site | undefined;
+    if (typeof ref === 'number') found = sites.find((s) => s.id === ref);
+    else if (typeof ref === 'string' && /^\d+$/.test(ref)) found = sites.find((s) => s.id === Number(ref));
+    else if (typeof ref === 'string') found = sites.find((s) => s.domain !== null && s.domain === normalizeHost(ref));
+    if (!found) throw unknownSite();
+    return found;
+  }
+
+  /**
+   * The site a page host belongs to: the one whose domain or aliases match it;
+   * otherwise the first site (lowest id) that has no domain yet, so the first
+   * site takes any host until its domain is set; once every site has a domain,
+   * 'unknown'.
+   */
+  async forHost(host: string): Promise<Site | 'unknown'> {
+    const wanted = normalizeHost(host);
+    const sites = await this.loaded();
+    return sites.find((s) => hostsOf(s).includes(wanted)) ?? sites.find((s) => s.domain === null) ?? 'unknown';
+  }
+
+  /** The site of the request being served (`request.site`); the default site outside a request. */
+  async current(): Promise<Site> {
+    return requestContext.current()?.site ?? this.default();
+  }
+
+  async add(input: SiteInput & { name: string }): Promise<Site> {
+    const others = await this.fresh();
+    const site = checkedSite(input, { name: '', domain: null, aliases: [], timezone: this.first.timezone }, others);
+    const { id } = await this.db.insert(
+      `INSERT INTO ${this.t} (name, domain, aliases, timezone, created_at) VALUES (?, ?, ?, ?, ?)`,
+      [site.name, site.domain, JSON.stringify(site.aliases), site.timezone, this.clock.unix()],
+    );
+    this.invalidate();
+    return { id, ...site };
+  }
+
+  async update(id: number, input: SiteInput): Promise<Site> {
+    const sites = await this.fresh();
+    const current = sites.find((s) => s.id === id);
+    if (!current) throw unknownSite();
+    const site = checkedSite(input, current, sites.filter((s) => s.id !== id));
+    await this.db.execute(`UPDATE ${this.t} SET name = ?, domain = ?, aliases = ?, timezone = ? WHERE id = ?`, [
+      site.name,
+      site.domain,
+      JSON.stringify(site.aliases),
+      site.timezone,
+      id,
+    ]);
+    this.invalidate();
+    return { id, ...site };
+  }
+
+  /**
+   * Removes a site and every row of it: each table with a `site_id` column
+   * loses the site's rows, then the site itself goes. The default site stays.
+   */
+  async remove(id: number): Promise<void> {
+    if (id === DEFAULT_SITE_ID) throw badRequest('id: the default site cannot be removed', 'svc_invalid_param', { field: 'id' });
+    if (!(await this.fresh()).some((s) => s.id === id)) throw unknownSite();
+    await deleteSiteRows(this.db, id);
+    await this.db.execute(`DELETE FROM ${this.t} WHERE id = ?`, [id]);
+    this.invalidate();
+  }
+
+  /** Drops the in-memory list; the next read loads it again. */
+  invalidate(): void {
+    this.cached = null;
+    this.loading = null;
+    this.changes++;
+  }
+
+  private async fresh(): Promise<readonly Site[]> {
+    this.invalidate();
+    return this.loaded();
+  }
+
+  private loaded(): Promise<readonly Site[]> {
+    if (this.cached && this.clock.ms() - this.loadedAt < this.ttlMs) return Promise.resolve(this.cached);
+    if (this.loading) return this.loading;
+    const loading = this.load().finally(() => {
+      if (this.loading === loading) this.loading = null;
+    });
+    this.loading = loading;
+    return loading;
+  }
+
+  private async load(): Promise<readonly Site[]> {
+    const changes = this.changes;
+    let rows = await this.select();
+    if (!rows.some((r) => Number(r.id) === DEFAULT_SITE_ID)) {
+      await insertIfAbsent(this.db, this.db.table('sites'), {
+        id: DEFAULT_SITE_ID,
+        name: this.first.name,
+        domain: null,
+        aliases: '[]',
+        timezone: this.first.timezone,
+        created_at: this.clock.unix(),
+      });
+      rows = await this.select();
+    }
+    const sites = Object.freeze(rows.map(toSite));
+    if (changes === this.changes) {
+      this.cached = sites;
+      this.loadedAt = this.clock.ms();
+    }
+    return sites;
+  }
+
+  private select(): Promise<SiteRow[]> {
+    return this.db.select<SiteRow>(`SELECT id, name, domain, aliases, timezone FROM ${this.t} ORDER BY id`);
+  }
+}

@@ -1,0 +1,76 @@
+import { ManualClock } from '../../clock';
+import { definePlugin } from '../../plugins/manifest';
+import { type TestKernel, createTestKernel } from '../../../test/helpers/test-kernel';
+import { DEFAULT_SITE_ID } from '../types';
+
+const probe = definePlugin({
+  name: 'site-probe',
+  tier: 'free',
+  register(ctx) {
+    ctx.rest.route({
+      method: 'GET',
+      path: '/site-probe',
+      capability: 'view_svc_statistics',
+      handler: async (request) => ({ site: request.site.id, current: (await ctx.sites.current()).id }),
+    });
+    ctx.rest.route({ method: 'POST', path: '/site-probe', capability: null, handler: (request) => ({ site: request.site.id }) });
+  },
+});
+
+describe('sites', () => {
+  let tk: TestKernel;
+  beforeAll(async () => {
+    tk = await createTestKernel({ inline: [probe] });
+  });
+  afterAll(() => tk.close());
+
+  it('has the default site from the first start, named after the host, in the configured time zone', async () => {
+    const first = await tk.kernel.sites.default();
+    expect(first).toEqual({ id: DEFAULT_SITE_ID, name: new URL(tk.url).host, domain: null, aliases: [], timezone: 'UTC' });
+  });
+
+  it('adds, finds by id, domain and host, updates and removes sites', async () => {
+    const sites = tk.kernel.sites;
+    const shop = await sites.add({ name: 'Shop', domain: 'Shop.Example.COM:443', aliases: ['www.shop.example.org'], timezone: 'Europe/Berlin' });
+    expect(shop).toMatchObject({ name: 'Shop', domain: 'shop.example.com', aliases: ['shop.example.org'], timezone: 'Europe/Berlin' });
+    expect((await sites.resolve(String(shop.id))).id).toBe(shop.id);
+    expect((await sites.resolve('shop.example.com')).id).toBe(shop.id);
+    expect((await sites.resolve(undefined)).id).toBe(DEFAULT_SITE_ID);
+    await expect(sites.resolve('nowhere.example')).rejects.toMatchObject({ code: 'svc_unknown_site', status: 404 });
+    await expect(sites.resolve(999)).rejects.toMatchObject({ code: 'svc_unknown_site' });
+    expect(await sites.forHost('WWW.shop.example.org')).toMatchObject({ id: shop.id });
+    // The default site has no domain yet, so it takes any other host.
+    expect(await sites.forHost('elsewhere.example')).toMatchObject({ id: DEFAULT_SITE_ID });
+    await sites.update(DEFAULT_SITE_ID, { domain: 'blog.example.com' });
+    expect(await sites.forHost('elsewhere.example')).toBe('unknown');
+    await expect(sites.add({ name: 'Copy', domain: 'blog.example.com' })).rejects.toMatchObject({ status: 400, data: { field: 'domain' } });
+    await expect(sites.add({ name: 'Bad', domain: 'not a host', timezone: 'Mars/Base' })).rejects.toMatchObject({
+      data: { field: 'domain', problems: [{ field: 'domain' }, { field: 'timezone' }] },
+    });
+    await expect(sites.remove(DEFAULT_SITE_ID)).rejects.toMatchObject({ status: 400 });
+    await sites.remove(shop.id);
+    expect(await sites.get(shop.id)).toBeNull();
+    await sites.update(DEFAULT_SITE_ID, { domain: null });
+  });
+
+  it('sees a change made on another node within the reload interval', async () => {
+    const clock = tk.clock as ManualClock;
+    await tk.kernel.db.execute(`UPDATE ${tk.kernel.db.quote(tk.kernel.db.table('sites'))} SET name = ? WHERE id = 1`, ['Renamed elsewhere']);
+    clock.advance(6);
+    expect((await tk.kernel.sites.default()).name).toBe('Renamed elsewhere');
+  });
+
+  it('gives every REST route the site of its `site` argument, from the query or the JSON body', async () => {
+    const other = await tk.kernel.sites.add({ name: 'Other', domain: 'other.example' });
+    const client = await tk.signedIn();
+    const nonce = await tk.nonce(client);
+    const headers = { 'x-svc-nonce': nonce };
+    expect((await client.get(`${tk.api}/site-probe`, { headers })).body).toEqual({ site: 1, current: 1 });
+    expect((await client.get(`${tk.api}/site-probe?site=other.example`, { headers })).body).toEqual({ site: other.id, current: other.id });
+    expect((await client.get(`${tk.api}/site-probe?site=${other.id}`, { headers })).body).toEqual({ site: other.id, current: other.id });
+    const unknown = await client.get(`${tk.api}/site-probe?site=404`, { headers });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toMatchObject({ code: 'svc_unknown_site' });
+    expect((await tk.client().post(`${tk.api}/site-probe`, { json: { site: other.id } })).body).toEqual({ site: other.id });
+  });
+});
