@@ -72,6 +72,8 @@ export interface SvcStatistic {
   session_id: number;
   /** Present on `svc_after_create_statistic` when the hit carried a search term. */
   search_term?: string;
+  /** Present on `svc_after_create_statistic` for a hit of a site other than the default one: that site's id. */
+  site_id?: number;
 }
 
 /** A resolved location (tracking.md §8.1). */

@@ -70,7 +70,7 @@ const bench: Bench = {
           (p95[c.period] ??= {})[c.name] = percentile(c.times, 95);
           log(`[${dialect}] ${c.period.padEnd(9)} ${c.name.padEnd(16)} p50 ${percentile(c.times, 50).toFixed(1).padStart(7)} ms   p95 ${percentile(c.times, 95).toFixed(1).padStart(7)} ms`);
         }
-        const rawChart = { id: 'bench_raw', mode: 'raw' as const, range: { start: now - 30 * 86400, end: now }, metrics: ['visitors' as const, 'pageviews' as const], groupBy: ['day'], filters: [], status: '200' as const };
+        const rawChart = { id: 'bench_raw', siteId: 1, mode: 'raw' as const, range: { start: now - 30 * 86400, end: now }, metrics: ['visitors' as const, 'pageviews' as const], groupBy: ['day'], filters: [], status: '200' as const };
         await kernel.statistics.engine.run(rawChart);
         const t0 = performance.now();
         await kernel.statistics.engine.run(rawChart);

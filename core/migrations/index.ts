@@ -10,6 +10,7 @@ import { exactLogins } from './0008-exact-logins';
 import { appPasswordIds } from './0009-app-password-ids';
 import { statisticsConversionSketches } from './0010-statistics-conversion-sketches';
 import { sitesTables } from './0011-sites';
+import { siteScopedStatistics } from './0012-site-scoped-statistics';
 
 /** The kernel's own schema, in order. Plugins list theirs in their manifest. */
 export const coreMigrations: readonly Migration[] = [
@@ -24,4 +25,5 @@ export const coreMigrations: readonly Migration[] = [
   appPasswordIds,
   statisticsConversionSketches,
   sitesTables,
+  siteScopedStatistics,
 ];

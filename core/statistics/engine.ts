@@ -91,12 +91,13 @@ export class StatisticsEngine {
       if (!def.summarised || !(def.sketched || plan.components.every(isAdditive))) return [];
     }
     const days = wholeDays(query.range, this.timezone);
-    const current = await this.state.current(days);
+    const current = await this.state.current(query.siteId, days);
     return days.filter((d) => current.has(d));
   }
 
   private raw(plan: Plan, ranges: TimeRange[], components: readonly Component[], visitorList = false) {
     return buildRawSelect(this.db, this.catalog, {
+      siteId: plan.query.siteId,
       ranges,
       status: plan.query.status,
       filters: plan.query.filters,
@@ -120,6 +121,7 @@ export class StatisticsEngine {
     const filter = query.filters[0];
     const dimension = plan.dimensions[0] ?? filter?.dimension;
     const base = {
+      siteId: query.siteId,
       status: query.status,
       bucket: plan.edges ? bucketCase('x.day', plan.edges) : null,
       dimension: dimension ? { name: dimension, group: plan.dimensions.length > 0, value: filter?.value ?? null } : null,

@@ -10,6 +10,8 @@ import type { StatsFilter, StatusFilter } from './types';
 export interface DataRunContext {
   /** Explicit id for logs: `data_<type>`, `datatable_<id>` or one a caller chose (`report_block_pages`). */
   queryId: string;
+  /** The site whose statistics the run reads. */
+  siteId: number;
   /** The REST request when the run comes from the data route. */
   rest?: RestRequest;
 }
@@ -53,7 +55,7 @@ export class DataRegistry {
       path: `${def.base ?? '/data'}/${def.id}`,
       capability: def.capability ?? 'view_svc_statistics',
       meta: { tab: def.tab, dataId: def.id },
-      handler: async (req) => ok(await def.run(this.parseFor(def, req.query), { queryId: `data_${def.id}`, rest: req })),
+      handler: async (req) => ok(await def.run(this.parseFor(def, req.query), { queryId: `data_${def.id}`, siteId: req.site.id, rest: req })),
     };
   }
 
@@ -68,7 +70,7 @@ export class DataRegistry {
         const format = req.query.format ?? 'json';
         if (format !== 'json' && format !== 'csv') throw badRequest('format must be json or csv.', 'svc_invalid_param', { field: 'format' });
         const request = this.parseFor(def, req.query);
-        const rows = await def.run(request, { queryId: `datatable_${def.id}`, rest: req });
+        const rows = await def.run(request, { queryId: `datatable_${def.id}`, siteId: req.site.id, rest: req });
         if (format === 'json') return ok(rows);
         const filename = `${def.id}-${request.dateStart}-${request.dateEnd}.csv`;
         return new RestResponse(200, toCsv(rows, [...request.groupBy, ...request.metrics]), {

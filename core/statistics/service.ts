@@ -14,6 +14,7 @@ import { QueryRunner } from './sql/runner';
 import { SummaryFolder } from './summaries/folder';
 import { RETENTION_SETTING, Retention, retentionSetting } from './summaries/retention';
 import { SummaryState } from './summaries/state';
+import { DEFAULT_SITE_ID } from '../sites/types';
 import type { StatsQuery, StatsRow } from './types';
 
 /** Statement time limit of dashboard queries (folding a day gets ten times as long). */
@@ -56,8 +57,8 @@ export interface StatisticsApi {
   filtersAt(path: string): string[] | null;
   /** Folds every finished day into the summaries again (`svc statistics rebuild`). */
   rebuild(progress?: (done: number, total: number) => void): Promise<number>;
-  /** Folds the finished days from `from` to `to` (unix times) again, e.g. after raw hits of them were deleted; answers the days folded. */
-  refold(from: number, to: number, progress?: (done: number, total: number) => void): Promise<number>;
+  /** Folds the site's finished days from `from` to `to` (unix times) again, e.g. after raw hits of them were deleted; answers the days folded. */
+  refold(siteId: number, from: number, to: number, progress?: (done: number, total: number) => void): Promise<number>;
 }
 
 /**
@@ -86,7 +87,7 @@ export class StatisticsService {
     settings.register(retentionSetting);
     hooks.addAction('svc_every_hour', async () => void (await this.folder.foldPending()), {}, 'statistics');
     hooks.addAction('svc_daily', async () => void (await this.retention.prune(await settings.get<number>(RETENTION_SETTING))), {}, 'statistics');
-    hooks.addAction('svc_after_create_statistic', (_id, statistic) => this.noteHit(statistic.time), {}, 'statistics');
+    hooks.addAction('svc_after_create_statistic', (_id, statistic) => this.noteHit(statistic.site_id ?? DEFAULT_SITE_ID, statistic.time), {}, 'statistics');
   }
 
   parse(query: Readonly<Record<string, unknown>>, allow: AllowList): DataRequest {
@@ -97,10 +98,10 @@ export class StatisticsService {
     });
   }
 
-  /** A hit written for a day already folded makes that day's summaries stale. */
-  async noteHit(time: number): Promise<void> {
+  /** A hit written for a day already folded makes that day's summaries of its site stale. */
+  async noteHit(siteId: number, time: number): Promise<void> {
     const today = dayStart(this.deps.clock.unix(), this.deps.timezone);
-    if (time < today) await this.state.markDirty(dayStart(time, this.deps.timezone));
+    if (time < today) await this.state.markDirty(siteId, dayStart(time, this.deps.timezone));
   }
 
   /** The view of one plugin: registrations are applied through `defer` and routes belong to the plugin. */
@@ -119,7 +120,7 @@ export class StatisticsService {
       list: () => this.data.list(),
       filtersAt: (path) => this.data.filtersAt(path),
       rebuild: (progress) => this.folder.rebuild(progress),
-      refold: (from, to, progress) => this.folder.refold(from, to, progress),
+      refold: (siteId, from, to, progress) => this.folder.refold(siteId, from, to, progress),
     };
   }
 }

@@ -35,6 +35,8 @@ export interface TimeRange {
 export interface StatsQuery {
   /** Explicit id for logs, e.g. `insights` or `report_block_pages`. */
   id: string;
+  /** The site whose hits are counted; no query reads more than one. */
+  siteId: number;
   range: TimeRange;
   metrics: readonly MetricName[];
   /** Dimension names and at most one time bucket. */

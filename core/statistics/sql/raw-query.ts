@@ -12,6 +12,7 @@ export interface Group {
 }
 
 export interface RawSelect {
+  siteId: number;
   ranges: readonly TimeRange[];
   status: StatusFilter;
   filters: readonly StatsFilter[];
@@ -48,7 +49,8 @@ export function buildRawSelect(db: Database, catalog: Catalog, sel: RawSelect): 
     for (const c of sel.components) columns.push(frag(`${componentSql(c, goalJoined, goalTable)} AS c_${c}`));
   }
 
-  const where: Frag[] = [frag(`(${rangesCondition('s.time', sel.ranges).sql})`, rangesCondition('s.time', sel.ranges).params)];
+  const ranges = rangesCondition('s.time', sel.ranges);
+  const where: Frag[] = [frag('s.site_id = ?', [sel.siteId]), frag(`(${ranges.sql})`, ranges.params)];
   const status = statusCondition(sel.status);
   if (status) where.push(frag(status));
   for (const f of filterDims) where.push(frag(`${f.dim.expr} = ?`, [f.value]));

@@ -10,6 +10,7 @@ export interface DayRun {
 }
 
 export interface SummarySelect {
+  siteId: number;
   runs: readonly DayRun[];
   status: StatusFilter;
   /** Bucket index over `x.day`, aliased `gb`. */
@@ -49,7 +50,7 @@ export function buildSummarySelect(db: Database, sel: SummarySelect): Frag {
   for (const c of sel.components) columns.push(frag(sel.sketches ? `x.${c} AS c_${c}` : `COALESCE(SUM(x.${c}), 0) AS c_${c}`));
 
   const days = daysCondition(sel.runs);
-  const where: Frag[] = [frag(`(${days.sql})`, days.params)];
+  const where: Frag[] = [frag('x.site_id = ?', [sel.siteId]), frag(`(${days.sql})`, days.params)];
   if (sel.status !== 'all') where.push(frag('x.status = ?', [sel.status === '404' ? 1 : 0]));
   if (sel.dimension) {
     where.push(frag('x.dimension = ?', [sel.dimension.name]));
@@ -66,13 +67,13 @@ export function buildSummarySelect(db: Database, sel: SummarySelect): Frag {
  * dimension that keeps them (`summary_dim_sketches`), grouped by the bucket
  * and value as `buildSummarySelect` groups.
  */
-export function buildDimSketchSelect(db: Database, sel: Pick<SummarySelect, 'runs' | 'status' | 'bucket'> & { dimension: NonNullable<SummarySelect['dimension']> }): Frag {
+export function buildDimSketchSelect(db: Database, sel: Pick<SummarySelect, 'siteId' | 'runs' | 'status' | 'bucket'> & { dimension: NonNullable<SummarySelect['dimension']> }): Frag {
   const columns: Frag[] = [];
   if (sel.bucket) columns.push(frag(`${sel.bucket.sql} AS gb`, sel.bucket.params));
   if (sel.dimension.group) columns.push(frag('x.value AS gd0'));
   columns.push(frag(SKETCH_COLUMNS));
   const days = daysCondition(sel.runs);
-  const where: Frag[] = [frag(`(${days.sql})`, days.params), frag('x.dimension = ?', [sel.dimension.name])];
+  const where: Frag[] = [frag('x.site_id = ?', [sel.siteId]), frag(`(${days.sql})`, days.params), frag('x.dimension = ?', [sel.dimension.name])];
   if (sel.status !== 'all') where.push(frag('x.status = ?', [sel.status === '404' ? 1 : 0]));
   if (sel.dimension.value !== null) where.push(frag('x.value = ?', [sel.dimension.value]));
   const select = joinFrags(columns, ', ');

@@ -83,48 +83,70 @@ export class SummaryFolder {
     private readonly logger: SvcLogger,
   ) {}
 
-  /** Folds every day that is unfolded, dirty or still inside the re-fold grace; returns the days folded. */
+  /** Folds, for every site, each day that is unfolded, dirty or still inside the re-fold grace; returns the days folded. */
   async foldPending(limit = DAYS_PER_RUN): Promise<number[]> {
-    const days = await this.finishedDays();
-    if (days.length === 0) return [];
-    const state = await this.state.list(days[0]!, days[days.length - 1]!);
-    const due = days.filter((day) => {
-      const s = state.get(day);
-      return !s || s.dirty || s.foldedAt < nextDay(day, this.timezone) + REFOLD_GRACE_SECONDS;
-    });
-    const batch = due.slice(-limit);
-    for (const day of batch) await this.foldDay(day);
-    if (batch.length) this.logger.info({ days: batch.length }, 'statistics summaries folded');
-    return batch;
+    const folded: number[] = [];
+    for (const siteId of await this.sitesWithHits()) {
+      const days = await this.finishedDays(siteId);
+      if (days.length === 0) continue;
+      const state = await this.state.list(siteId, days[0]!, days[days.length - 1]!);
+      const due = days.filter((day) => {
+        const s = state.get(day);
+        return !s || s.dirty || s.foldedAt < nextDay(day, this.timezone) + REFOLD_GRACE_SECONDS;
+      });
+      const batch = due.slice(-limit);
+      for (const day of batch) await this.foldDay(siteId, day);
+      if (batch.length) this.logger.info({ siteId, days: batch.length }, 'statistics summaries folded');
+      folded.push(...batch);
+    }
+    return folded;
   }
 
-  /** Folds every finished day that has raw hits, whatever its state. */
+  /** Folds every finished day of every site that has raw hits, whatever its state. */
   async rebuild(progress?: (done: number, total: number) => void): Promise<number> {
-    return this.foldDays(await this.finishedDays(), progress);
+    const work: Array<{ siteId: number; days: number[] }> = [];
+    for (const siteId of await this.sitesWithHits()) work.push({ siteId, days: await this.finishedDays(siteId) });
+    const total = work.reduce((n, w) => n + w.days.length, 0);
+    let done = 0;
+    for (const { siteId, days } of work) await this.foldDays(siteId, days, () => progress?.(++done, total));
+    return total;
   }
 
-  /** Folds the finished days from `from` to `to` (unix times) again, with or without raw hits left (after hits were removed). */
-  async refold(from: number, to: number, progress?: (done: number, total: number) => void): Promise<number> {
+  /** Folds the site's finished days from `from` to `to` (unix times) again, with or without raw hits left (after hits were removed). */
+  async refold(siteId: number, from: number, to: number, progress?: (done: number, total: number) => void): Promise<number> {
     const yesterday = dayStart(this.clock.unix(), this.timezone) - 1;
     const days: number[] = [];
     for (let day = dayStart(from, this.timezone); day <= Math.min(to, yesterday); day = nextDay(day, this.timezone)) days.push(day);
-    return this.foldDays(days, progress);
+    let done = 0;
+    return this.foldDays(siteId, days, () => progress?.(++done, days.length));
   }
 
-  private async foldDays(days: readonly number[], progress?: (done: number, total: number) => void): Promise<number> {
+  private async foldDays(siteId: number, days: readonly number[], folded: () => void): Promise<number> {
     const months = new Set<number>();
-    for (const [i, day] of days.entries()) {
-      await this.foldDay(day, false);
+    for (const day of days) {
+      await this.foldDay(siteId, day, false);
       months.add(monthStart(day, this.timezone));
-      progress?.(i + 1, days.length);
+      folded();
     }
-    for (const month of months) await this.db.transaction((t) => this.rollUpMonth(month, t));
+    for (const month of months) await this.db.transaction((t) => this.rollUpMonth(siteId, month, t));
     return days.length;
   }
 
-  /** Finished days from the first raw hit to yesterday. */
-  async finishedDays(): Promise<number[]> {
-    const [row] = await this.db.select<{ first: number | null }>(`SELECT MIN(time) AS first FROM ${this.db.quote(this.db.table('statistics'))}`);
+  /** Ids of the sites that have raw hits, one index seek each. */
+  async sitesWithHits(): Promise<number[]> {
+    const sites: number[] = [];
+    for (;;) {
+      const [row] = await this.db.select<{ id: number | null }>(`SELECT MIN(site_id) AS id FROM ${this.db.quote(this.db.table('statistics'))} WHERE site_id > ?`, [
+        sites[sites.length - 1] ?? 0,
+      ]);
+      if (row?.id === null || row?.id === undefined) return sites;
+      sites.push(Number(row.id));
+    }
+  }
+
+  /** Finished days of the site from its first raw hit to yesterday. */
+  async finishedDays(siteId: number): Promise<number[]> {
+    const [row] = await this.db.select<{ first: number | null }>(`SELECT MIN(time) AS first FROM ${this.db.quote(this.db.table('statistics'))} WHERE site_id = ?`, [siteId]);
     if (row?.first === null || row?.first === undefined) return [];
     const today = dayStart(this.clock.unix(), this.timezone);
     const days: number[] = [];
@@ -132,13 +154,13 @@ export class SummaryFolder {
     return days;
   }
 
-  /** Replaces the summaries of one day (and, unless told otherwise, the roll-up of its month). */
-  async foldDay(day: number, rollUp = true): Promise<void> {
+  /** Replaces the summaries of one day of a site (and, unless told otherwise, the roll-up of its month). */
+  async foldDay(siteId: number, day: number, rollUp = true): Promise<void> {
     const ranges = [{ start: day, end: nextDay(day, this.timezone) }];
     const select = (groups: Group[], visitorList = false) =>
       this.runner.select<Row>(
         'summary_fold',
-        buildRawSelect(this.db, this.catalog, { ranges, status: 'all', filters: [], groups, components: visitorList ? [] : ADDITIVE, visitorList }),
+        buildRawSelect(this.db, this.catalog, { siteId, ranges, status: 'all', filters: [], groups, components: visitorList ? [] : ADDITIVE, visitorList }),
         this.runner.timeoutMs * 10,
       );
     const totals = await select([STATUS_GROUP]);
@@ -150,32 +172,32 @@ export class SummaryFolder {
       const def = this.catalog.dimension(name);
       if (!def.summarised) continue;
       const groups = [STATUS_GROUP, { alias: 'gd', expr: frag(def.expr), joins: def.joins }];
-      for (const row of await select(groups)) dimRows.push({ dimension: name, status: Number(row.gs), day, value: valueOf(row), ...counts(row) });
+      for (const row of await select(groups)) dimRows.push({ site_id: siteId, dimension: name, status: Number(row.gs), day, value: valueOf(row), ...counts(row) });
       if (!def.sketched) continue;
       for (const [key, entry] of sketchesBy(await select(groups, true), (row) => JSON.stringify([Number(row.gs), valueOf(row)]))) {
         const [status, value] = JSON.parse(key) as [number, string];
-        sketchRows.push({ dimension: name, status, day, value, ...entry.columns() });
+        sketchRows.push({ site_id: siteId, dimension: name, status, day, value, ...entry.columns() });
       }
     }
-    const dayRows = totals.map((row) => ({ day, status: Number(row.gs), ...counts(row), ...(sketches.get(String(Number(row.gs))) ?? new VisitorSketches()).columns() }));
+    const dayRows = totals.map((row) => ({ site_id: siteId, day, status: Number(row.gs), ...counts(row), ...(sketches.get(String(Number(row.gs))) ?? new VisitorSketches()).columns() }));
     await this.db.transaction(async (t) => {
       for (const table of ['summary_days', 'summary_dims', 'summary_dim_sketches', 'summary_state']) {
-        await this.db.execute(`DELETE FROM ${this.db.quote(this.db.table(table))} WHERE day = ?`, [day], t);
+        await this.db.execute(`DELETE FROM ${this.db.quote(this.db.table(table))} WHERE site_id = ? AND day = ?`, [siteId, day], t);
       }
       await this.insertRows('summary_days', dayRows, t);
       await this.insertRows('summary_dims', dimRows, t);
       await this.insertRows('summary_dim_sketches', sketchRows, t);
-      await this.insertRows('summary_state', [{ day, folded_at: this.clock.unix(), dirty: 0 }], t);
-      if (rollUp) await this.rollUpMonth(monthStart(day, this.timezone), t);
+      await this.insertRows('summary_state', [{ site_id: siteId, day, folded_at: this.clock.unix(), dirty: 0 }], t);
+      if (rollUp) await this.rollUpMonth(siteId, monthStart(day, this.timezone), t);
     });
   }
 
-  /** Sums the month's daily rows into `summary_days_month` (sketches merged) and `summary_dims_month` (dimension sketches stay daily). */
-  private async rollUpMonth(month: number, t: Transaction): Promise<void> {
+  /** Sums the site's daily rows of the month into `summary_days_month` (sketches merged) and `summary_dims_month` (dimension sketches stay daily). */
+  private async rollUpMonth(siteId: number, month: number, t: Transaction): Promise<void> {
     const q = (name: string) => this.db.quote(this.db.table(name));
     const days = daysOfMonth(month, this.timezone);
     const end = nextDay(days[days.length - 1]!, this.timezone);
-    const daily = await this.db.select<Row>(`SELECT * FROM ${q('summary_days')} WHERE day >= ? AND day < ?`, [month, end], t);
+    const daily = await this.db.select<Row>(`SELECT * FROM ${q('summary_days')} WHERE site_id = ? AND day >= ? AND day < ?`, [siteId, month, end], t);
     const totals = new Map<number, { counts: Record<string, number>; sketches: VisitorSketches }>();
     for (const row of daily) {
       const status = Number(row.status);
@@ -184,18 +206,18 @@ export class SummaryFolder {
       for (const c of ADDITIVE) total.counts[c]! += Number(row[c] ?? 0);
       total.sketches.merge(row);
     }
-    await this.db.execute(`DELETE FROM ${q('summary_days_month')} WHERE day = ?`, [month], t);
+    await this.db.execute(`DELETE FROM ${q('summary_days_month')} WHERE site_id = ? AND day = ?`, [siteId, month], t);
     await this.insertRows(
       'summary_days_month',
-      [...totals].map(([status, total]) => ({ day: month, status, ...total.counts, ...total.sketches.columns() })),
+      [...totals].map(([status, total]) => ({ site_id: siteId, day: month, status, ...total.counts, ...total.sketches.columns() })),
       t,
     );
     const sums = ADDITIVE.map((c) => `SUM(${c})`).join(', ');
-    await this.db.execute(`DELETE FROM ${q('summary_dims_month')} WHERE day = ?`, [month], t);
+    await this.db.execute(`DELETE FROM ${q('summary_dims_month')} WHERE site_id = ? AND day = ?`, [siteId, month], t);
     await this.db.execute(
-      `INSERT INTO ${q('summary_dims_month')} (dimension, status, day, value, ${ADDITIVE.join(', ')}) ` +
-        `SELECT dimension, status, ?, value, ${sums} FROM ${q('summary_dims')} WHERE day >= ? AND day < ? GROUP BY dimension, status, value`,
-      [month, month, end],
+      `INSERT INTO ${q('summary_dims_month')} (site_id, dimension, status, day, value, ${ADDITIVE.join(', ')}) ` +
+        `SELECT site_id, dimension, status, ?, value, ${sums} FROM ${q('summary_dims')} WHERE site_id = ? AND day >= ? AND day < ? GROUP BY site_id, dimension, status, value`,
+      [month, siteId, month, end],
       t,
     );
   }

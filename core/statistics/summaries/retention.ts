@@ -50,12 +50,15 @@ export class Retention {
     const cutoff = retentionCutoff(this.clock.unix(), this.timezone, days);
     await this.folder.foldPending(Number.MAX_SAFE_INTEGER);
     const q = (name: string) => this.db.quote(this.db.table(name));
-    await this.batches(
-      q('goal_statistics'),
-      `statistic_id IN (SELECT ID FROM ${q('statistics')} WHERE time < ?)`,
-      [cutoff],
-    );
-    const hits = await this.batches(q('statistics'), 'time < ?', [cutoff]);
+    let hits = 0;
+    for (const siteId of await this.folder.sitesWithHits()) {
+      await this.batches(
+        q('goal_statistics'),
+        `statistic_id IN (SELECT ID FROM ${q('statistics')} WHERE site_id = ? AND time < ?)`,
+        [siteId, cutoff],
+      );
+      hits += await this.batches(q('statistics'), 'site_id = ? AND time < ?', [siteId, cutoff]);
+    }
     await this.batches(q('sessions'), 'last_time < ?', [cutoff]);
     if (hits) this.logger.info({ hits, cutoff }, 'raw hits past the retention period deleted');
     return hits;

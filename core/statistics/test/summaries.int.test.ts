@@ -7,7 +7,7 @@ import { NOW, TZ, at, insertPageview, insertSession, loadTraffic } from './traff
 const range = (from: string, to: string) => ({ start: at(`${from}T00:00`), end: at(`${to}T00:00`) });
 
 /** Queries whose answers must not change when days come from the summaries. */
-const QUERIES: Array<Omit<StatsQuery, 'id'>> = [
+const QUERIES: Array<Omit<StatsQuery, 'id' | 'siteId'>> = [
   { range: range('2026-01-09', '2026-01-21'), metrics: ['visitors', 'pageviews', 'sessions', 'bounce_rate', 'avg_time_on_page', 'avg_session_duration', 'first_time_visitors', 'conversions', 'conversion_rate'], groupBy: [], filters: [], status: '200' },
   { range: range('2026-01-12', '2026-01-15'), metrics: ['visitors', 'pageviews', 'bounces'], groupBy: ['day'], filters: [], status: '200' },
   { range: range('2026-01-05', '2026-01-19'), metrics: ['visitors', 'first_time_visitors', 'pageviews'], groupBy: ['week'], filters: [], status: 'all' },
@@ -34,9 +34,9 @@ describe('daily summaries', () => {
   let tk: TestKernel;
   let clock: ManualClock;
   const stats = () => tk.kernel.statistics;
-  const both = async (q: Omit<StatsQuery, 'id'>) => ({
-    auto: await stats().engine.run({ ...q, id: 'test_auto' }),
-    raw: await stats().engine.run({ ...q, id: 'test_raw', mode: 'raw' }),
+  const both = async (q: Omit<StatsQuery, 'id' | 'siteId'>) => ({
+    auto: await stats().engine.run({ ...q, siteId: 1, id: 'test_auto' }),
+    raw: await stats().engine.run({ ...q, siteId: 1, id: 'test_raw', mode: 'raw' }),
   });
   const expectAgreement = async () => {
     for (const q of QUERIES) {
@@ -140,7 +140,7 @@ describe('daily summaries', () => {
   });
 
   it('prunes raw hits past the retention period on svc_daily and keeps the summaries', async () => {
-    const before = await stats().engine.run({ ...QUERIES[0]!, id: 'before' });
+    const before = await stats().engine.run({ ...QUERIES[0]!, siteId: 1, id: 'before' });
     await tk.kernel.settings.save({ statistics_retention_days: '9' });
     expect((await tk.kernel.settings.save({ statistics_retention_days: '-1' })).saved).toBe(false);
     await tk.kernel.hooks.doAction('svc_daily');
@@ -151,6 +151,6 @@ describe('daily summaries', () => {
       `SELECT COUNT(*) AS n FROM ${db.quote(db.table('goal_statistics'))} g WHERE NOT EXISTS (SELECT 1 FROM ${db.quote(db.table('statistics'))} s WHERE s.ID = g.statistic_id)`,
     );
     expect(Number(orphans!.n)).toBe(0);
-    expect(await stats().engine.run({ ...QUERIES[0]!, id: 'after' })).toEqual(before);
+    expect(await stats().engine.run({ ...QUERIES[0]!, siteId: 1, id: 'after' })).toEqual(before);
   });
 });

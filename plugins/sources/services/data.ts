@@ -1,4 +1,4 @@
-import { type AllowList, type DataRequest, type MetricName, METRICS, type PluginContext, type StatsRow } from '../../../core';
+import { type AllowList, type DataRequest, type DataRunContext, type MetricName, METRICS, type PluginContext, type StatsRow } from '../../../core';
 import { CHANNELS, type Channel, classify, referrerDomain } from './channels';
 import { CAMPAIGN_FIELDS } from './utm';
 
@@ -24,12 +24,12 @@ export function registerSourcesData(ctx: PluginContext): void {
     },
     defaultLimit,
   });
-  const query = (req: DataRequest, id: string, extra: { metrics?: MetricName[]; groupBy?: string[]; limit?: number } = {}) =>
-    stats.query({ id, range: req.range, metrics: extra.metrics ?? (req.metrics as MetricName[]), groupBy: extra.groupBy ?? req.groupBy, filters: req.filters, status: req.status, limit: extra.limit });
+  const query = (req: DataRequest, run: DataRunContext, extra: { metrics?: MetricName[]; groupBy?: string[]; limit?: number } = {}) =>
+    stats.query({ id: run.queryId, siteId: run.siteId, range: req.range, metrics: extra.metrics ?? (req.metrics as MetricName[]), groupBy: extra.groupBy ?? req.groupBy, filters: req.filters, status: req.status, limit: extra.limit });
 
   /** Referrer rows summed per key (domain or channel); bounce rate recomputed from the sums. */
-  const byReferrer = async (req: DataRequest, id: string, key: (referrer: string) => string) => {
-    const rows = await query(req, id, { metrics: ['sessions', 'pageviews', 'bounces'], groupBy: ['referrer'] });
+  const byReferrer = async (req: DataRequest, run: DataRunContext, key: (referrer: string) => string) => {
+    const rows = await query(req, run, { metrics: ['sessions', 'pageviews', 'bounces'], groupBy: ['referrer'] });
     const sums = new Map<string, SourceTotals>();
     for (const row of rows) {
       const k = key(String(row.referrer));
@@ -49,8 +49,8 @@ export function registerSourcesData(ctx: PluginContext): void {
     id: 'channels',
     tab: 'sources',
     allow: allow([], [], ['sessions', 'pageviews', 'bounce_rate'], sourceMetrics),
-    async run(req, { queryId }) {
-      const rows = await byReferrer(req, queryId, (r) => classify(referrerDomain(r)));
+    async run(req, run) {
+      const rows = await byReferrer(req, run, (r) => classify(referrerDomain(r)));
       const total = rows.reduce((n, r) => n + r.sessions, 0);
       return CHANNELS.map((channel: Channel) => {
         const row = rows.find((r) => r.key === channel) ?? { sessions: 0, pageviews: 0, bounce_rate: 0 };
@@ -63,8 +63,8 @@ export function registerSourcesData(ctx: PluginContext): void {
     id: 'referrer-domains',
     tab: 'sources',
     allow: allow(['domain'], ['domain'], ['sessions', 'pageviews', 'bounce_rate'], sourceMetrics, 100),
-    async run(req, { queryId }) {
-      const rows = await byReferrer(req, queryId, referrerDomain);
+    async run(req, run) {
+      const rows = await byReferrer(req, run, referrerDomain);
       return rows.slice(0, req.limit).map((r) => ({
         domain: r.key,
         channel: classify(r.key),
@@ -77,8 +77,8 @@ export function registerSourcesData(ctx: PluginContext): void {
     id: 'campaigns',
     tab: 'sources',
     allow: allow(CAMPAIGN_FIELDS, ['source', 'medium', 'campaign'], ['visitors', 'sessions', 'pageviews', 'conversions']),
-    async run(req, { queryId }) {
-      const rows = await query(req, queryId);
+    async run(req, run) {
+      const rows = await query(req, run);
       return rows.filter((r: StatsRow) => req.groupBy.some((g) => r[g] !== '')).slice(0, req.limit);
     },
   });
@@ -91,7 +91,7 @@ export function registerSourcesData(ctx: PluginContext): void {
       id,
       tab: 'sources',
       allow: allow(groupBy, defaults, ['sessions', 'pageviews', 'visitors']),
-      run: (req, { queryId }) => query(req, queryId, { limit: req.limit }),
+      run: (req, run) => query(req, run, { limit: req.limit }),
     });
   }
 
@@ -99,6 +99,6 @@ export function registerSourcesData(ctx: PluginContext): void {
     id: 'world-map',
     tab: 'sources',
     allow: allow([], [], ['sessions', 'pageviews']),
-    run: (req, { queryId }) => query(req, queryId, { groupBy: ['country'], limit: 300 }),
+    run: (req, run) => query(req, run, { groupBy: ['country'], limit: 300 }),
   });
 }

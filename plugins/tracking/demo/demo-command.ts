@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { ANONYMOUS, type CliIO, parseCommandArgs, type PluginContext, redactUrl, UsageError } from '../../../core';
+import { ANONYMOUS, type CliIO, DEFAULT_SITE_ID, parseCommandArgs, type PluginContext, redactUrl, UsageError } from '../../../core';
 import type { Tracker } from '../collect/tracker';
 import type { GoalStore } from '../goals/goal-store';
 import type { SvcDemoVisit } from '../hooks';
@@ -44,7 +44,7 @@ async function removeDemo(ctx: PluginContext, marks: DemoMarks, io: CliIO): Prom
     `Removed ${count(removal.sessions, 'demo session')} with ${count(removal.pageviews, 'page view')}${removal.goals ? ` and ${count(removal.goals, 'demo goal')}` : ''}.`,
   ]);
   if (removal.span) {
-    const days = await ctx.statistics.refold(removal.span.from, removal.span.to, (done, total) => io.progress(done, total, 'days folded again'));
+    const days = await ctx.statistics.refold(DEFAULT_SITE_ID, removal.span.from, removal.span.to, (done, total) => io.progress(done, total, 'days folded again'));
     report.push(`Folded the statistics of ${days} day${days === 1 ? '' : 's'} again.`);
   }
   for (const line of report) io.out(line);

@@ -2,6 +2,7 @@ import {
   autoBucket,
   badRequest,
   type DataRequest,
+  type DataRunContext,
   isoDay,
   type MetricName,
   percentChange,
@@ -29,8 +30,8 @@ const GOAL_COUNTS: Readonly<Record<string, { completed: MetricName; of: MetricNa
 const COMPARE_METRICS: MetricName[] = ['visitors', 'pageviews', 'sessions', 'bounce_rate', 'avg_time_on_page', 'avg_session_duration', 'first_time_visitors', 'conversions'];
 
 /** The engine query of a request, for one id. */
-export function queryOf(req: DataRequest, queryId: string, extra: Partial<StatsQuery> = {}): StatsQuery {
-  return { id: queryId, range: req.range, metrics: req.metrics as MetricName[], groupBy: req.groupBy, filters: req.filters, status: req.status, ...extra };
+export function queryOf(req: DataRequest, context: Pick<DataRunContext, 'queryId' | 'siteId'>, extra: Partial<StatsQuery> = {}): StatsQuery {
+  return { id: context.queryId, siteId: context.siteId, range: req.range, metrics: req.metrics as MetricName[], groupBy: req.groupBy, filters: req.filters, status: req.status, ...extra };
 }
 
 /** The period `compare` names (`previous`, `year`), or null when it is absent. */
@@ -50,15 +51,15 @@ export function registerDataTypes(ctx: PluginContext): void {
     id: 'today',
     tab: 'statistics',
     allow: allowList(stats, { defaultMetrics: ['visitors', 'pageviews', 'sessions', 'bounce_rate', 'avg_time_on_page', 'conversions'], groupBy: [], defaultGroupBy: [] }),
-    async run(req, { queryId }) {
+    async run(req, context) {
       const today = isoDay(ctx.clock.unix(), tz);
       const day = stats.parseRequest({ date_start: today, date_end: today }, allowList(stats, { defaultMetrics: ['pageviews'], groupBy: [], defaultGroupBy: [] }));
       const base = { ...req, range: day.range };
       const [[totals], [topPage], [topReferrer], live] = await Promise.all([
-        stats.query(queryOf(base, queryId)),
-        stats.query(queryOf(base, queryId, { metrics: ['pageviews'], groupBy: ['page_url'], limit: 1 })),
-        stats.query(queryOf(base, queryId, { metrics: ['sessions'], groupBy: ['referrer'], limit: 1 })),
-        liveVisitors(ctx),
+        stats.query(queryOf(base, context)),
+        stats.query(queryOf(base, context, { metrics: ['pageviews'], groupBy: ['page_url'], limit: 1 })),
+        stats.query(queryOf(base, context, { metrics: ['sessions'], groupBy: ['referrer'], limit: 1 })),
+        liveVisitors(ctx, context.siteId),
       ]);
       return { date: today, live, metrics: totals ?? {}, top_page: topPage ?? null, top_referrer: topReferrer ?? null };
     },
@@ -68,14 +69,14 @@ export function registerDataTypes(ctx: PluginContext): void {
     id: 'live-visitors',
     tab: 'statistics',
     allow: allowList(stats, { defaultMetrics: ['visitors'], groupBy: [], defaultGroupBy: [] }),
-    run: async () => ({ count: await liveVisitors(ctx) }),
+    run: async (_req, { siteId }) => ({ count: await liveVisitors(ctx, siteId) }),
   });
 
   stats.dataType({
     id: 'realtime',
     tab: 'statistics',
     allow: allowList(stats, { defaultMetrics: ['visitors'], groupBy: [], defaultGroupBy: [] }),
-    run: () => realtime(ctx),
+    run: (_req, { siteId }) => realtime(ctx, siteId),
   });
 
   stats.dataType({
@@ -83,11 +84,11 @@ export function registerDataTypes(ctx: PluginContext): void {
     tab: 'statistics',
     allow: allowList(stats, { defaultMetrics: ['visitors', 'pageviews'], groupBy: ['hour', 'day', 'week', 'month'], defaultGroupBy: [] }),
     /** With `compare` (`previous` or `year`), also the series of the previous period or of the same days a year earlier. */
-    async run(req, { queryId, rest }) {
+    async run(req, context) {
       const interval: TimeBucket = (req.groupBy[0] as TimeBucket | undefined) ?? autoBucket(req.range);
-      const against = comparisonRange(rest?.query.compare, req, tz);
+      const against = comparisonRange(context.rest?.query.compare, req, tz);
       const series = async (range: TimeRange) => {
-        const rows = await stats.query(queryOf(req, queryId, { range, groupBy: [interval] }));
+        const rows = await stats.query(queryOf(req, context, { range, groupBy: [interval] }));
         return {
           labels: rows.map((r) => r[interval]),
           timestamps: rows.map((r) => r.start),
@@ -105,8 +106,8 @@ export function registerDataTypes(ctx: PluginContext): void {
     id: 'compare',
     tab: 'statistics',
     allow: allowList(stats, { defaultMetrics: COMPARE_METRICS, groupBy: [], defaultGroupBy: [] }),
-    async run(req, { queryId }) {
-      const [[current], [previous]] = await Promise.all([stats.query(queryOf(req, queryId)), stats.query(queryOf(req, queryId, { range: req.previous }))]);
+    async run(req, context) {
+      const [[current], [previous]] = await Promise.all([stats.query(queryOf(req, context)), stats.query(queryOf(req, context, { range: req.previous }))]);
       const change = Object.fromEntries(req.metrics.map((m) => [m, percentChange(Number(current?.[m] ?? 0), Number(previous?.[m] ?? 0))]));
       return {
         current: current ?? {},
@@ -124,10 +125,10 @@ export function registerDataTypes(ctx: PluginContext): void {
     id: 'devices',
     tab: 'statistics',
     allow: allowList(stats, { defaultMetrics: ['sessions', 'pageviews'], groupBy: ['device', 'browser', 'platform'], defaultGroupBy: ['device'], defaultLimit: 20 }),
-    async run(req, { queryId }) {
+    async run(req, context) {
       const [rows, [total]] = await Promise.all([
-        stats.query(queryOf(req, queryId, { limit: req.limit })),
-        stats.query(queryOf(req, queryId, { groupBy: [], metrics: [req.metrics[0] as MetricName] })),
+        stats.query(queryOf(req, context, { limit: req.limit })),
+        stats.query(queryOf(req, context, { groupBy: [], metrics: [req.metrics[0] as MetricName] })),
       ]);
       const all = Number(total?.[req.metrics[0]!] ?? 0);
       return rows.map((r) => ({ ...r, share: all > 0 ? Math.round((Number(r[req.metrics[0]!]) / all) * 10000) / 100 : 0 }));
@@ -143,13 +144,14 @@ export function registerDataTypes(ctx: PluginContext): void {
      * sessions or the page views that completed it, and that share of all
      * visitors, sessions or page views of the period (never above 100 %).
      */
-    async run(req, { queryId }) {
+    async run(req, context) {
       const goals = await ctx.db.select<{ ID: number; title: string; type: string; status: string; conversion_metric: string }>(
-        `SELECT ID, title, type, status, conversion_metric FROM ${ctx.db.quote(ctx.db.table('goals'))} ORDER BY ID`,
+        `SELECT ID, title, type, status, conversion_metric FROM ${ctx.db.quote(ctx.db.table('goals'))} WHERE site_id = ? ORDER BY ID`,
+        [context.siteId],
       );
       const [rows, [total]] = await Promise.all([
-        stats.query(queryOf(req, queryId, { metrics: ['visitors', 'sessions', 'conversions'], groupBy: ['goal'] })),
-        stats.query(queryOf(req, queryId, { metrics: ['visitors', 'sessions', 'pageviews'], groupBy: [] })),
+        stats.query(queryOf(req, context, { metrics: ['visitors', 'sessions', 'conversions'], groupBy: ['goal'] })),
+        stats.query(queryOf(req, context, { metrics: ['visitors', 'sessions', 'pageviews'], groupBy: [] })),
       ]);
       const byGoal = new Map(rows.map((r) => [String(r.goal), r]));
       return goals.map((g) => {

@@ -23,9 +23,10 @@ export function registerDatatables(ctx: PluginContext): void {
       tab: 'statistics',
       allow: allowList(ctx.statistics, { defaultMetrics: spec.defaultMetrics, groupBy: [spec.dimension], defaultGroupBy: [spec.dimension] }),
       forced: spec.status ? { status: spec.status } : undefined,
-      run: (req: DataRequest, { queryId }) =>
+      run: (req: DataRequest, { queryId, siteId }) =>
         ctx.statistics.query({
           id: queryId,
+          siteId,
           range: req.range,
           metrics: req.metrics as MetricName[],
           groupBy: req.groupBy,

@@ -64,7 +64,7 @@ describe('goal conversions counted by their own metric', () => {
   it('gives the same answer from the daily summaries, and a conversion rate of converted visitors that never passes 100 %', async () => {
     await tk.kernel.statistics.folder.foldPending();
     expect(await data('goals', DAY)).toEqual(goals);
-    const query: Omit<StatsQuery, 'id'> = { range: { start: at('2026-03-02T00:00:00'), end: at('2026-03-04T00:00:00') }, metrics: ['visitors', 'conversions', 'conversion_rate'], groupBy: [], filters: [], status: '200' };
+    const query: Omit<StatsQuery, 'id'> = { siteId: 1, range: { start: at('2026-03-02T00:00:00'), end: at('2026-03-04T00:00:00') }, metrics: ['visitors', 'conversions', 'conversion_rate'], groupBy: [], filters: [], status: '200' };
     const expected = [{ visitors: 3, conversions: 7, conversion_rate: 66.67 }];
     expect(await tk.kernel.statistics.engine.run({ ...query, id: 'auto' })).toEqual(expected);
     expect(await tk.kernel.statistics.engine.run({ ...query, id: 'raw', mode: 'raw' })).toEqual(expected);
@@ -82,7 +82,7 @@ describe('goal conversions counted by their own metric', () => {
     const db = tk.kernel.db;
     for (const table of ['goal_statistics', 'statistics', 'sessions']) await db.execute(`DELETE FROM ${db.quote(db.table(table))}`);
     expect(await data('goals', DAY)).toEqual(goals);
-    const query: Omit<StatsQuery, 'id'> = { range: { start: at('2026-03-02T00:00:00'), end: at('2026-03-04T00:00:00') }, metrics: ['conversion_rate'], groupBy: [], filters: [], status: '200' };
+    const query: Omit<StatsQuery, 'id'> = { siteId: 1, range: { start: at('2026-03-02T00:00:00'), end: at('2026-03-04T00:00:00') }, metrics: ['conversion_rate'], groupBy: [], filters: [], status: '200' };
     expect(await tk.kernel.statistics.engine.run({ ...query, id: 'gone' })).toEqual([{ conversion_rate: 66.67 }]);
     const pricing = await tk.kernel.statistics.engine.run({ ...query, id: 'pricing', metrics: ['visitors'], filters: [{ dimension: 'goal', value: '1' }] });
     expect(pricing).toEqual([{ visitors: 2 }]);
