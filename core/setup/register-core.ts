@@ -2,6 +2,7 @@ import { registerAccountPage } from '../admin/account-page';
 import { registerCoreMenu } from '../admin/menu';
 import { registerPluginsPage } from '../admin/plugins-page';
 import { registerSettingsPage } from '../admin/settings-page';
+import { registerSitesPage } from '../admin/sites-page';
 import { registerUsersPage } from '../admin/users-page';
 import type { Kernel } from '../kernel';
 import { registerMaintenance } from '../scheduler/maintenance';
@@ -21,7 +22,8 @@ export function registerCore(kernel: Kernel): void {
   registerSettingsPage(kernel.admin, kernel.settings);
   const { users, accounts, appPasswords, loginLimiter: limiter } = kernel;
   registerAccountPage(kernel.admin, { users, accounts, appPasswords, limiter, timezone: kernel.config.timezone });
-  registerUsersPage(kernel.admin, { users, accounts });
+  registerUsersPage(kernel.admin, { users, accounts, sites: kernel.sites });
+  registerSitesPage(kernel.admin, kernel.sites, kernel.config.timezone);
   registerPluginsPage(kernel.admin, () => kernel.plugins, kernel.config.license);
   registerMaintenance(kernel);
 }

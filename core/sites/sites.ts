@@ -1,11 +1,15 @@
+import type { Capability, SvcUser } from '../auth/types';
+import type { Users } from '../auth/users';
 import type { Clock } from '../clock';
 import type { Database } from '../db/database';
 import { insertIfAbsent } from '../db/sql';
-import { SvcError, badRequest } from '../errors';
+import { SvcError, badRequest, forbidden } from '../errors';
 import { requestContext } from '../http/request-context';
 import { normalizeHost } from './hosts';
+import { siteRoleHas } from './site-access';
 import { deleteSiteRows } from './site-data';
 import { checkedSite, hostsOf } from './site-input';
+import { SiteRoles } from './site-roles';
 import { DEFAULT_SITE_ID, type Site, type SiteInput } from './types';
 
 interface SiteRow {
@@ -33,7 +37,7 @@ const toSite = (row: SiteRow): Site => ({
 });
 
 /** What plugins reach as `ctx.sites`. */
-export type SitesApi = Pick<Sites, 'list' | 'get' | 'default' | 'resolve' | 'forHost' | 'current' | 'add' | 'update' | 'remove'>;
+export type SitesApi = Pick<Sites, 'list' | 'get' | 'default' | 'resolve' | 'forHost' | 'current' | 'authorize' | 'can' | 'visibleTo' | 'add' | 'update' | 'remove' | 'roles'>;
 
 /**
  * The websites of the install (`ctx.sites`). The list is kept in memory and
@@ -45,13 +49,18 @@ export class Sites {
   private loadedAt = 0;
   private loading: Promise<readonly Site[]> | null = null;
   private changes = 0;
+  /** People's roles per site. */
+  readonly roles: SiteRoles;
 
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
+    private readonly users: Users,
     private readonly first: DefaultSite,
     private readonly ttlMs = 5_000,
-  ) {}
+  ) {
+    this.roles = new SiteRoles(db);
+  }
 
   private get t(): string {
     return this.db.quote(this.db.table('sites'));
@@ -101,6 +110,47 @@ export class Sites {
   /** The site of the request being served (`request.site`); the default site outside a request. */
   async current(): Promise<Site> {
     return requestContext.current()?.site ?? this.default();
+  }
+
+  /**
+   * The site a person asks for, checked as the REST layer checks it: the
+   * site must exist and be theirs to see (a 404 `svc_unknown_site` either
+   * way), and they must hold `capability` there (403). Administrators and
+   * people without per-site roles see every site with their account's role;
+   * a person with per-site roles sees those sites with that role, and asking
+   * for no site gives the default site when it is one of theirs, else the
+   * first of theirs. Anonymous callers and a null capability get the site
+   * resolved without a check (public routes check for themselves).
+   */
+  async authorize(user: SvcUser | null, ref: unknown, capability: Capability | null): Promise<Site> {
+    const roles = user && user.role !== 'administrator' ? await this.roles.of(user.id) : new Map<number, never>();
+    if (!user || capability === null || roles.size === 0) {
+      const site = await this.resolve(ref);
+      if (user && capability && !(await this.users.can(user, capability))) throw forbidden();
+      return site;
+    }
+    const mine = (await this.loaded()).filter((s) => roles.has(s.id));
+    const site = ref === undefined || ref === null || ref === '' ? (mine.find((s) => s.id === DEFAULT_SITE_ID) ?? mine[0]) : await this.resolve(ref);
+    if (!site || !roles.has(site.id)) throw unknownSite();
+    if (!siteRoleHas(roles.get(site.id)!, capability)) throw forbidden();
+    return site;
+  }
+
+  /** Whether a person holds `capability` on a site (their per-site role there, else their account's role). */
+  async can(user: SvcUser | null, site: Site, capability: Capability): Promise<boolean> {
+    if (!user || user.role === 'administrator') return this.users.can(user, capability);
+    const roles = await this.roles.of(user.id);
+    if (roles.size === 0) return this.users.can(user, capability);
+    const role = roles.get(site.id);
+    return role !== undefined && siteRoleHas(role, capability);
+  }
+
+  /** The sites a person may see (the site switcher's list). */
+  async visibleTo(user: SvcUser): Promise<Site[]> {
+    const sites = await this.list();
+    if (user.role === 'administrator') return sites;
+    const roles = await this.roles.of(user.id);
+    return roles.size === 0 ? sites : sites.filter((s) => roles.has(s.id));
   }
 
   async add(input: SiteInput & { name: string }): Promise<Site> {
