@@ -21,7 +21,7 @@ export default definePlugin({
     if (ctx.config.pro) return;
     const proRequired = () =>
       Promise.reject(new SvcError('svc_abilities_pro_required', 'Sales and subscriptions data need a paid license (SVC_PRO).', 503));
-    const stop = await followFlag(() => abilitiesEnabled(ctx.options), statisticsAbilitiesSwitch(ctx.abilities, ctx.auth.users, proRequired), ctx.logger);
+    const stop = await followFlag(() => abilitiesEnabled(ctx.options), statisticsAbilitiesSwitch(ctx.abilities, ctx.sites, proRequired), ctx.logger);
     ctx.onStop(stop);
   },
 });

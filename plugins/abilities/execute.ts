@@ -1,5 +1,5 @@
-import type { StatisticsAbility, StatisticsExecutor, StatisticsInput } from './statistics';
-import { describeError, isoDay, SvcError, type SvcLogger, type SvcServices } from '../../core';
+import { type StatisticsAbility, type StatisticsExecutor, type StatisticsInput, abilitySite } from './statistics';
+import { describeError, isoDay, type PluginContext, SvcError, type SvcLogger, type SvcServices } from '../../core';
 import { columns } from './labels';
 import type { AbilityRateLimits } from './rate-limit';
 
@@ -35,7 +35,7 @@ type SalesService = SvcServices['sales'];
 export interface ExecutorDeps {
   sales: SalesService;
   limits: AbilityRateLimits;
-  timezone: string;
+  sites: PluginContext['sites'];
   logger: SvcLogger;
 }
 
@@ -45,10 +45,12 @@ export interface ExecutorDeps {
  * same run as `GET {api_base}/data/ecommerce/datatable/{id}`), answered as
  * §2.11. A failure of the query itself is logged and answered as
  * `svc_abilities_execution_failed`; coded errors (bad filters, dates,
- * groupings, metrics) pass through.
+ * groupings, metrics) pass through. The rows are those of the site the
+ * input names, read on that site's calendar.
  */
-export function datatableExecutor({ sales, limits, timezone, logger }: ExecutorDeps): StatisticsExecutor {
+export function datatableExecutor({ sales, limits, sites, logger }: ExecutorDeps): StatisticsExecutor {
   return async (ability, input, principal) => {
+    const site = await abilitySite(sites, input, principal);
     await limits.consume(ability.slug, principal.user!.id);
     const table = TABLES[ability.name]!;
     const groupBy = groupsOf(input.group_by, ability);
@@ -56,7 +58,8 @@ export function datatableExecutor({ sales, limits, timezone, logger }: ExecutorD
     try {
       // The sales service keeps the requested metrics on the allow-list, else the defaults (§4.5).
       run = await sales.datatable(table.id, {
-        query: { ...queryOf(input, table, timezone), metrics: [...new Set(input.metrics)], group_by: groupBy },
+        siteId: site.id,
+        query: { ...queryOf(input, table, site.timezone), metrics: [...new Set(input.metrics)], group_by: groupBy },
         defaultMetrics: ability.defaultMetrics,
       });
     } catch (err) {

@@ -15,8 +15,8 @@ export default definePlugin({
   requires: ['sales'],
   async register(ctx) {
     const sales = ctx.services.require('sales');
-    const execute = datatableExecutor({ sales, limits: new AbilityRateLimits(ctx), timezone: ctx.statistics.timezone, logger: ctx.logger });
-    const stop = await followFlag(() => abilitiesEnabled(ctx.options), statisticsAbilitiesSwitch(ctx.abilities, ctx.auth.users, execute), ctx.logger);
+    const execute = datatableExecutor({ sales, limits: new AbilityRateLimits(ctx), sites: ctx.sites, logger: ctx.logger });
+    const stop = await followFlag(() => abilitiesEnabled(ctx.options), statisticsAbilitiesSwitch(ctx.abilities, ctx.sites, execute), ctx.logger);
     ctx.onStop(stop);
   },
 });

@@ -4,10 +4,11 @@ import {
   type JsonSchema,
   type Options,
   parseBoolean,
+  type PluginContext,
   type Principal,
   type SettingField,
+  type Site,
   SvcError,
-  type Users,
 } from '../../core';
 
 /**
@@ -47,6 +48,8 @@ export interface StatisticsInput {
   filters: Array<{ key: string; value?: string | number | boolean | null }>;
   group_by: string[];
   limit: number;
+  /** The site: its id or primary domain; the default site when absent. */
+  site?: string | number;
 }
 
 /** §2.11. */
@@ -111,6 +114,7 @@ function inputSchema(metrics: readonly string[], groupBy: readonly string[], fil
       },
       group_by: { type: 'array', items: { type: 'string' }, default: [...groupBy], description: `Grouping (${groupBy.join(', ')}); utm_source means source.` },
       limit: { type: 'integer', default: 100, description: 'Rows to return, 1 to 500 (other values are clamped).' },
+      site: { type: ['integer', 'string'], description: 'The site to read: its id or primary domain; the default site when left out.' },
     },
     additionalProperties: false,
   };
@@ -145,18 +149,35 @@ export const STATISTICS_ABILITIES: readonly StatisticsAbility[] = [SALES_DATA, S
 
 export type StatisticsExecutor = (ability: StatisticsAbility, input: StatisticsInput, principal: Principal) => Promise<StatisticsOutput>;
 
+type Sites = Pick<PluginContext['sites'], 'resolve' | 'visibleTo' | 'can'>;
+
+/**
+ * The site an ability input names, when the caller may run the abilities
+ * there: a site that does not exist or is not theirs to see is a 404
+ * `svc_unknown_site` (its existence is not told), and one where they lack
+ * `manage_svc_statistics` a 403 `svc_abilities_forbidden`.
+ */
+export async function abilitySite(sites: Sites, input: Pick<StatisticsInput, 'site'>, principal: Principal): Promise<Site> {
+  const user = principal.user;
+  if (!user) throw forbiddenToRun();
+  const site = await sites.resolve(input.site);
+  if (!(await sites.visibleTo(user)).some((s) => s.id === site.id)) throw new SvcError('svc_unknown_site', 'No such site.', 404);
+  if (!(await sites.can(user, site, 'manage_svc_statistics'))) throw forbiddenToRun();
+  return site;
+}
+
+const forbiddenToRun = () => new SvcError('svc_abilities_forbidden', 'Running this ability needs the manage_svc_statistics capability.', 403);
+
 type AbilityHost = Pick<AbilitiesRegistry, 'registerCategory' | 'unregisterCategory' | 'register' | 'unregister'>;
 
 /**
  * Registers (`true`) or removes (`false`) the category and both abilities,
- * each checking `manage_svc_statistics` (ecommerce.md §5 rule 4) before
- * `execute` runs.
+ * each checking `manage_svc_statistics` (ecommerce.md §5 rule 4) on the
+ * site the input names before `execute` runs.
  */
-export function statisticsAbilitiesSwitch(host: AbilityHost, users: Pick<Users, 'can'>, execute: StatisticsExecutor): (on: boolean) => void {
-  const permission = async (_input: StatisticsInput, principal: Principal) => {
-    if (!principal.user || !(await users.can(principal.user, 'manage_svc_statistics'))) {
-      throw new SvcError('svc_abilities_forbidden', 'Running this ability needs the manage_svc_statistics capability.', 403);
-    }
+export function statisticsAbilitiesSwitch(host: AbilityHost, sites: Sites, execute: StatisticsExecutor): (on: boolean) => void {
+  const permission = async (input: StatisticsInput, principal: Principal) => {
+    await abilitySite(sites, input, principal);
     return true;
   };
   return (on) => {

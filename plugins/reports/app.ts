@@ -28,7 +28,6 @@ export interface ReportsApp {
 
 export function createReportsApp(ctx: PluginContext): ReportsApp {
   const { db, clock, logger, hooks, statistics, scheduler, mailer } = ctx;
-  const timezone = ctx.config.timezone;
   const reports = new ReportStore(db, clock);
   const logs = new LogStore(db, clock);
   const queues = new QueueStore(db, clock);
@@ -36,9 +35,9 @@ export function createReportsApp(ctx: PluginContext): ReportsApp {
   const objects = new ReportObjects(reports, logs);
   const builder = new BlockBuilder({ statistics, hooks, logger, baseUrl: ctx.config.baseUrl });
   const renderer = new MailRenderer({ builder, hooks, logger, baseUrl: ctx.config.baseUrl, story: () => ctx.services.get('story') });
-  const sender = new BatchSender({ reports, logs, queues, sends, renderer, mailer, scheduler, clock, timezone, mailHost: new URL(ctx.config.baseUrl).hostname, logger });
-  const dispatcher = new Dispatcher({ reports, logs, queues, sender, renderer, clock, timezone, logger });
-  const evaluator = new Evaluator({ reports, logs, queues, dispatcher, clock, timezone, logger });
+  const sender = new BatchSender({ reports, logs, queues, sends, renderer, mailer, scheduler, sites: ctx.sites, clock, mailHost: new URL(ctx.config.baseUrl).hostname, logger });
+  const dispatcher = new Dispatcher({ reports, logs, queues, sender, renderer, clock, logger });
+  const evaluator = new Evaluator({ reports, logs, queues, dispatcher, sites: ctx.sites, clock, logger });
   const editor = new ReportEditor({ db, reports, logs, queues, sends, objects, builder, hooks, statistics, scheduler, logger });
   return { reports, logs, queues, sends, objects, builder, renderer, sender, dispatcher, evaluator, editor };
 }

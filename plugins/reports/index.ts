@@ -17,11 +17,11 @@ export default definePlugin({
   migrations: reportMigrations,
   register(ctx) {
     const app = createReportsApp(ctx);
-    const actions = new ReportActions(app, ctx.clock, ctx.config.timezone);
+    const actions = new ReportActions(app, ctx.clock);
     registerRestRoutes(ctx, app, actions);
     registerJobs(ctx, app);
     registerAdminPages(ctx, app, actions);
-    ctx.services.provide('reports', reportsService(app, ctx.clock, ctx.config.timezone));
+    ctx.services.provide('reports', reportsService(app, ctx.clock));
     // Mail clients and webmail pages on other origins load the logos.
     const assets = express.Router();
     assets.use(

@@ -18,6 +18,6 @@ export function registerJobs(ctx: PluginContext, app: ReportsApp): void {
     await purgeOldLogs({ hooks: ctx.hooks, logs: app.logs, queues: app.queues, sends: app.sends, clock: ctx.clock, logger: ctx.logger });
   });
   ctx.hooks.addAction('svc_create_report_from_onboarding', async (email) => {
-    await app.editor.createFromOnboarding(email);
+    await app.editor.createFromOnboarding((await ctx.sites.current()).id, email);
   });
 }

@@ -21,6 +21,8 @@ export interface ContentBlock {
 /** A stored report (§2.1) in domain form. */
 export interface Report {
   id: number;
+  /** The site whose data, timezone and name the report uses. */
+  siteId: number;
   name: string;
   dateRange: string;
   format: string;
@@ -36,8 +38,8 @@ export interface Report {
   recipients: string[];
 }
 
-/** A report before it is stored: everything but the id and the edit time. */
-export type ReportInput = Omit<Report, 'id' | 'lastEdit'>;
+/** A report before it is stored: everything but the id, its site and the edit time. */
+export type ReportInput = Omit<Report, 'id' | 'siteId' | 'lastEdit'>;
 
 /** Delivery statuses written to the log (§3.1). */
 export type DeliveryStatus = 'processing' | 'sending_successful' | 'sending_failed' | 'partly_sent' | 'cron_miss';

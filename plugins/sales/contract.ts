@@ -32,6 +32,8 @@ export interface IngestResult {
 
 export interface IngestOptions {
   source: EventSource;
+  /** The site the events belong to. */
+  siteId: number;
   /**
    * Recompute the daily subscription aggregation of the days the events touch
    * (default true). Backfill imports pass false: its batches aggregate later.
@@ -82,7 +84,7 @@ export interface StoreWebhook {
    * `{ success: true }`. A coded error is the answer; any other failure is a
    * store API out of reach (503 `svc_store_unreachable`, delivered again later).
    */
-  receive(raw: Buffer, headers: IncomingHttpHeaders): Promise<WebhookDelivery | null>;
+  receive(raw: Buffer, headers: IncomingHttpHeaders, siteId: number): Promise<WebhookDelivery | null>;
 }
 
 /** A REST route as a plugin registers it with `ctx.rest.route`. */
@@ -90,6 +92,8 @@ export type WebhookRoute = Parameters<PluginContext['rest']['route']>[0];
 
 /** Input of a datatable run outside REST (abilities). */
 export interface DatatableInput {
+  /** The site whose sales the rows are. */
+  siteId: number;
   /** Query arguments as the REST route takes them (date_start, date_end, metrics, filters, group_by, limit, currency). */
   query: Record<string, unknown>;
   /** Metrics used when none of the requested ones is allowed; none of them allowed either fails with svc_abilities_invalid_metrics. */
@@ -111,14 +115,14 @@ export interface SubscriptionStanding {
 export interface SalesService {
   /** Validates and stores events exactly as the ingestion route does. */
   ingest(events: readonly unknown[], options: IngestOptions): Promise<IngestResult>;
-  /** The state of a subscription a sender sent, or null when it has none by that id (integrations detect reactivations with it). */
-  subscriptionStanding(source: EventSource, subscriptionId: string): Promise<SubscriptionStanding | null>;
+  /** The state of a subscription a sender sent to a site, or null when it has none by that id (integrations detect reactivations with it). */
+  subscriptionStanding(siteId: number, source: EventSource, subscriptionId: string): Promise<SubscriptionStanding | null>;
   /**
    * Takes back a refund the sender sent that did not go through after all (a
    * card refund that failed after it succeeded): what it gave back counts
    * again. False when the sender sent no refund by that id.
    */
-  withdrawRefund(source: EventSource, refundId: string): Promise<boolean>;
+  withdrawRefund(siteId: number, source: EventSource, refundId: string): Promise<boolean>;
   registerIntegration(integration: SubscriptionIntegration): void;
   /** The webhook route of a store, for the store's plugin to register (`ctx.rest.route`). */
   webhookRoute(store: StoreWebhook): WebhookRoute;

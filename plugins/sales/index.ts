@@ -27,8 +27,8 @@ export default definePlugin({
     ctx.hooks.addAction('svc_every_hour', () => app.checkIntegrations());
     const sales: SalesService = {
       ingest: (events, options) => app.ingest(events, options),
-      subscriptionStanding: (source, subscriptionId) => subscriptionStanding(ctx.db, source, subscriptionId),
-      withdrawRefund: (source, refundId) => app.ingestor.withdrawRefund(source, refundId),
+      subscriptionStanding: (siteId, source, subscriptionId) => subscriptionStanding(ctx.db, siteId, source, subscriptionId),
+      withdrawRefund: (siteId, source, refundId) => app.ingestor.withdrawRefund(siteId, source, refundId),
       registerIntegration: (integration) => app.integrations.register(integration),
       webhookRoute: (store) => webhookRoute(sales, store),
       ...datatableService(ctx),

@@ -24,7 +24,7 @@ export default definePlugin({
     registerAdminPages(ctx, app);
     ctx.http.mount(DASHBOARD_PATH, createDashboardRouter(ctx, app), { session: true });
     ctx.http.mount('/svc-admin', createAdminGuard(ctx, app), { session: true });
-    ctx.services.provide('story', { reportLink: (reportId) => app.tokens.reportLink(reportId) });
-    ctx.services.provide('share', shareService(app.tokens));
+    ctx.services.provide('story', { reportLink: (siteId, reportId) => app.tokens.reportLink(siteId, reportId) });
+    ctx.services.provide('share', shareService(app.tokens, ctx.sites));
   },
 });

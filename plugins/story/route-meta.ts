@@ -50,7 +50,7 @@ export function registerShareHooks(ctx: PluginContext, app: StoryApp): void {
         return forbidden('A shared view sends its link token in the X-Svc-Share-Token header.', 'svc_share_token_missing');
       }
       const permissions = await app.sessions.permissions(request.raw, state.link);
-      return decideAccess(request, state.link, permissions, { reports: app.reports, business: app.business, clock: ctx.clock, timezone: ctx.config.timezone });
+      return decideAccess(request, state.link, permissions, { reports: app.reports, business: app.business, clock: ctx.clock });
     },
     { priority: Priority.LAST },
   );

@@ -20,6 +20,11 @@ export interface ShareLink {
   initial_state: InitialState;
 }
 
+/** A link as a visitor's token finds it: with the site it is bound to, the only site it can read. */
+export interface BoundLink extends ShareLink {
+  siteId: number;
+}
+
 /** Everything `get_share_token` stores, after validation. */
 export interface ShareInput {
   expires: number;

@@ -25,7 +25,7 @@ export function wooWebhook(ctx: PluginContext, client: WooClient, sales: SvcServ
   return {
     source: 'woocommerce',
     label: 'WooCommerce',
-    async receive(raw, headers) {
+    async receive(raw, headers, siteId) {
       const topic = String(headers['x-wc-webhook-topic'] ?? '');
       if (!topic && !headers['x-wc-webhook-signature'] && PING.test(raw.toString('utf8').trim())) return null;
       const secret = await ctx.settings.get<string>(WEBHOOK_SECRET);
@@ -40,14 +40,14 @@ export function wooWebhook(ctx: PluginContext, client: WooClient, sales: SvcServ
         throw badRequest('The webhook body is not valid JSON.', 'svc_invalid_json');
       }
       if (!payload || typeof payload !== 'object' || Array.isArray(payload)) throw badRequest('The webhook body must be a JSON object.', 'svc_invalid_webhook');
-      return { events: await eventsOf(topic, payload, client, sales, ctx.clock.unix()) };
+      return { events: await eventsOf(topic, payload, client, sales, siteId, ctx.clock.unix()) };
     },
   };
 }
 
-async function eventsOf(topic: string, payload: object, client: WooClient, sales: SvcServices['sales'], now: number): Promise<IngestEvent[]> {
+async function eventsOf(topic: string, payload: object, client: WooClient, sales: SvcServices['sales'], siteId: number, now: number): Promise<IngestEvent[]> {
   const resource = topic.split('.')[0];
-  if (resource === 'subscription') return subscriptionLifecycle(payload as WcSubscription, sales, now);
+  if (resource === 'subscription') return subscriptionLifecycle(payload as WcSubscription, sales, siteId, now);
   if (resource !== 'order') return [];
   const order = payload as WcOrder;
   if (!Array.isArray(order.line_items)) throw badRequest('The order has no line_items.', 'svc_invalid_webhook');
@@ -66,10 +66,10 @@ async function eventsOf(topic: string, payload: object, client: WooClient, sales
   return events;
 }
 
-/** The lifecycle events of a subscription payload, and a reactivation when it is active again after the cancellation stored for it. */
-async function subscriptionLifecycle(s: WcSubscription, sales: SvcServices['sales'], now: number): Promise<IngestEvent[]> {
+/** The lifecycle events of a subscription payload, and a reactivation when it is active again after the cancellation stored for it on the site. */
+async function subscriptionLifecycle(s: WcSubscription, sales: SvcServices['sales'], siteId: number, now: number): Promise<IngestEvent[]> {
   const events = subscriptionEvents(s, now);
-  const standing = s.status === 'active' ? await sales.subscriptionStanding('woocommerce', String(s.id)) : null;
+  const standing = s.status === 'active' ? await sales.subscriptionStanding(siteId, 'woocommerce', String(s.id)) : null;
   const reactivated = standing?.status === 'canceled' ? reactivationEvent(s, standing.since, now) : null;
   if (reactivated) events.push(reactivated);
   return events;

@@ -1,3 +1,4 @@
+import { DEFAULT_SITE_ID } from '../../../core';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ManualClock } from '../../../core';
 import type { HttpClient } from '../../../test/helpers/http-client';
@@ -325,8 +326,8 @@ describe('abilities svc/sales-data and svc/subscriptions-data', () => {
     expect(unknown.status).toBe(404);
     expect(unknown.body).toEqual({ success: false, code: 'svc_abilities_unknown_datatable', message: 'Unknown datatable endpoint.' });
     const sales = tk.kernel.services.get('sales')!;
-    await expect(sales.datatable('orders', { query: {} })).rejects.toMatchObject({ code: 'svc_abilities_unknown_datatable', status: 404 });
-    await expect(sales.datatable('sales_products', { query: { metrics: ['bogus'] }, defaultMetrics: ['plan'] })).rejects.toMatchObject({
+    await expect(sales.datatable('orders', { siteId: DEFAULT_SITE_ID, query: {} })).rejects.toMatchObject({ code: 'svc_abilities_unknown_datatable', status: 404 });
+    await expect(sales.datatable('sales_products', { siteId: DEFAULT_SITE_ID, query: { metrics: ['bogus'] }, defaultMetrics: ['plan'] })).rejects.toMatchObject({
       code: 'svc_abilities_invalid_metrics',
       status: 400,
     });

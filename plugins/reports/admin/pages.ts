@@ -19,20 +19,19 @@ const NOTICES: Readonly<Record<string, string>> = {
   sent: 'The first batch went out; the rest follow every 5 minutes. See the delivery log.',
 };
 
-/** The admin pages of reports: list, create/edit form, preview with test send, send now, delivery log. */
+/** The admin pages of reports of the selected site: list, create/edit form, preview with test send, send now, delivery log. */
 export function registerAdminPages(ctx: PluginContext, app: ReportsApp, actions: ReportActions): void {
-  const tz = ctx.config.timezone;
   const url = (p: string) => ctx.admin.url(p);
-  const helpers = { statusLabel, statusTone, scheduleLabel, timeLabel: (t: number) => timeLabel(t, tz), timezone: tz };
-  const view = (file: string, title: string, data: Record<string, unknown>, status?: number): AdminResult => ({
-    view: path.join(VIEWS, file),
-    title,
-    data: { ...helpers, ...data },
-    status,
-  });
+  const site = () => ctx.sites.current();
+  const view = async (file: string, title: string, data: Record<string, unknown>, status?: number): Promise<AdminResult> => {
+    const tz = (await site()).timezone;
+    const helpers = { statusLabel, statusTone, scheduleLabel, timeLabel: (t: number) => timeLabel(t, tz), timezone: tz };
+    return { view: path.join(VIEWS, file), title, data: { ...helpers, ...data }, status };
+  };
+  const run = async (action: string, body: unknown) => actions.run(await site(), action, body);
   const find = async (req: AdminRequest): Promise<Report> => {
     const id = parseIdOr404(req.params.id);
-    const report = await app.reports.find(id);
+    const report = await app.reports.find((await site()).id, id);
     if (!report) throw reportNotFound(id);
     return report;
   };
@@ -51,8 +50,8 @@ export function registerAdminPages(ctx: PluginContext, app: ReportsApp, actions:
     const values = valuesFromBody(req.body);
     const input = inputFromValues(values, report?.content ?? [], await app.builder.available());
     try {
-      if (report) await actions.run('update', { report: { ...input, id: report.id } });
-      else await actions.run('create', { report: input });
+      if (report) await run('update', { report: { ...input, id: report.id } });
+      else await run('create', { report: input });
     } catch (err) {
       const problems = problemsOf(err);
       if (problems) return formPage(values, report, formErrors(problems, values), 400);
@@ -64,7 +63,7 @@ export function registerAdminPages(ctx: PluginContext, app: ReportsApp, actions:
     let html = '';
     let unavailable = '';
     try {
-      html = ((await actions.run('preview', { id: report.id })) as { html: string }).html;
+      html = ((await run('preview', { id: report.id })) as { html: string }).html;
     } catch (err) {
       if (!isSvcError(err) || err.status >= 500) throw err;
       unavailable = err.message;
@@ -78,12 +77,12 @@ export function registerAdminPages(ctx: PluginContext, app: ReportsApp, actions:
   ctx.admin.page({
     path: '/reports',
     capability: 'manage_options',
-    get: async (req) => view('list.ejs', 'Reports', { reports: await app.objects.list(), notice: NOTICES[String(req.query.done)] ?? '', error: String(req.query.error ?? '') }),
+    get: async (req) => view('list.ejs', 'Reports', { reports: await app.objects.list((await site()).id), notice: NOTICES[String(req.query.done)] ?? '', error: String(req.query.error ?? '') }),
   });
   ctx.admin.page({
     path: '/reports/logs',
     capability: 'manage_options',
-    get: async () => view('logs.ejs', 'Delivery log', { logs: await queueLogs(app, ctx.clock.unix() - LOG_WINDOW_DAYS * 86_400), days: LOG_WINDOW_DAYS }),
+    get: async () => view('logs.ejs', 'Delivery log', { logs: await queueLogs(app, (await site()).id, ctx.clock.unix() - LOG_WINDOW_DAYS * 86_400), days: LOG_WINDOW_DAYS }),
   });
   ctx.admin.page({
     path: '/reports/new',
@@ -111,7 +110,7 @@ export function registerAdminPages(ctx: PluginContext, app: ReportsApp, actions:
       const report = await find(req);
       const recipients = String(req.body.recipients ?? '');
       try {
-        const { queue } = (await actions.run('send-test-report', { id: report.id, recipients: splitAddresses(recipients) })) as { queue: QueueLog | null };
+        const { queue } = (await run('send-test-report', { id: report.id, recipients: splitAddresses(recipients) })) as { queue: QueueLog | null };
         return previewPage(report, { result: queue, recipients });
       } catch (err) {
         const problems = problemsOf(err);
@@ -127,7 +126,7 @@ export function registerAdminPages(ctx: PluginContext, app: ReportsApp, actions:
     post: async (req) => {
       const report = await find(req);
       try {
-        await actions.run('send-report-now', { id: report.id });
+        await run('send-report-now', { id: report.id });
       } catch (err) {
         if (isSvcError(err) && err.status < 500) return { redirect: `${url('/reports')}?error=${encodeURIComponent(err.message)}` };
         throw err;
@@ -139,7 +138,7 @@ export function registerAdminPages(ctx: PluginContext, app: ReportsApp, actions:
     path: '/reports/:id/delete',
     capability: 'manage_options',
     post: async (req) => {
-      await actions.run('delete', { id: parseIdOr404(req.params.id) });
+      await run('delete', { id: parseIdOr404(req.params.id) });
       return { redirect: `${url('/reports')}?done=deleted` };
     },
   });

@@ -1,5 +1,5 @@
 import type { SvcEmailBlockDefinition, SvcMailReportBlock, SvcQueryData, SvcQueryRow } from '../../../hooks';
-import { dashboardUrl, DEFAULT_SITE_ID, describeError, type Hooks, rangeOfDays, type StatisticsApi, type SvcLogger } from '../../../core';
+import { dashboardUrl, describeError, type Hooks, rangeOfDays, type Site, type StatisticsApi, type SvcLogger } from '../../../core';
 import { type DaySpan, blockSpan, resolveDateRange, spanLabel } from '../schedule/date-ranges';
 import type { ContentBlock, Report } from '../types';
 import { BUILTIN_BLOCKS, type BlockSource, adapterFor, sourceOf } from './block-catalog';
@@ -46,8 +46,8 @@ export class BlockBuilder {
     });
   }
 
-  /** The report's blocks for the period ending `endDay`, `limit` rows each. */
-  async build(report: Report, endDay: string, limit: number, definitions: readonly SvcEmailBlockDefinition[]): Promise<BuiltBlocks> {
+  /** The report's blocks for the period ending `endDay`, `limit` rows each, from its site's data. */
+  async build(site: Site, report: Report, endDay: string, limit: number, definitions: readonly SvcEmailBlockDefinition[]): Promise<BuiltBlocks> {
     const span = resolveDateRange(report.dateRange, endDay);
     const byId = new Map(definitions.map((d) => [d.id, d]));
     const blocks: Record<string, SvcMailReportBlock> = {};
@@ -56,7 +56,7 @@ export class BlockBuilder {
       const source = definition && sourceOf(definition);
       if (!definition || !source) continue;
       const days = blockSpan(block, report.dateRange, endDay);
-      const rows = await this.rows(block, definition, source, days, limit);
+      const rows = await this.rows(site, block, definition, source, days, limit);
       const filters = block.filters.map((f) => `${f.key}: ${f.value}`).join(', ');
       blocks[block.id] = {
         id: block.id,
@@ -70,24 +70,25 @@ export class BlockBuilder {
         comment_text: block.comment_text,
       };
     }
-    const range = rangeOfDays(span.start, span.end, this.deps.statistics.timezone);
+    const range = rangeOfDays(span.start, span.end, site.timezone);
     const filtered = await this.deps.hooks.applyFilters('svc_mail_reports_blocks', blocks, range.start, range.end);
     return { blocks: filtered && typeof filtered === 'object' ? filtered : blocks, span };
   }
 
   /** A block's rows through `svc_mail_report_results`, at most `limit`; null when the data could not be read. */
-  private async rows(block: ContentBlock, definition: SvcEmailBlockDefinition, source: BlockSource, span: DaySpan, limit: number): Promise<SvcQueryRow[] | null> {
+  private async rows(site: Site, block: ContentBlock, definition: SvcEmailBlockDefinition, source: BlockSource, span: DaySpan, limit: number): Promise<SvcQueryRow[] | null> {
     const { statistics, hooks, logger } = this.deps;
     const queryId = blockQueryId(block.id);
     const query: Record<string, unknown> = { date_start: span.start, date_end: span.end, filters: block.filters, limit };
     if (source.metrics.length) query.metrics = source.metrics;
     if (source.group_by.length) query.group_by = source.group_by;
-    const range = rangeOfDays(span.start, span.end, statistics.timezone);
+    const range = rangeOfDays(span.start, span.end, site.timezone);
+    const context = { queryId, siteId: site.id };
     try {
       const data =
         source.source === 'datatable'
-          ? await statistics.runTable(source.id, query, { queryId, siteId: DEFAULT_SITE_ID }, source.base)
-          : await statistics.runType(source.id, query, { queryId, siteId: DEFAULT_SITE_ID }, source.base);
+          ? await statistics.runTable(source.id, query, context, source.base)
+          : await statistics.runType(source.id, query, context, source.base);
       const qd: SvcQueryData = {
         id: queryId,
         date_start: range.start,

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import ejs from 'ejs';
-import { dashboardUrl, type FilterName, type Hooks, SvcError, type SvcLogger } from '../../../core';
+import { dashboardUrl, type FilterName, type Hooks, type Site, SvcError, type SvcLogger } from '../../../core';
 import { DEFAULT_ROWS_PER_BLOCK, MAX_ROWS_PER_BLOCK } from '../constants';
 import { type DaySpan, resolveDateRange, spanLabel } from '../schedule/date-ranges';
 import type { StoryLinkService } from '../services/story-links';
@@ -47,15 +47,14 @@ export class MailRenderer {
     this.storyService(report);
   }
 
-  /** The mail of `report` for the period ending `endDay` (normally yesterday). */
-  async compose(report: Report, endDay: string): Promise<ComposedMail> {
+  /** The mail of `site`'s `report` for the period ending `endDay` (normally yesterday), naming the site. */
+  async compose(site: Site, report: Report, endDay: string): Promise<ComposedMail> {
     const span = resolveDateRange(report.dateRange, endDay);
-    const host = new URL(this.deps.baseUrl).host;
     const period = spanLabel(span);
-    const body = report.format === 'story' ? await this.storyBody(report, host, period) : await this.classicBody(report, endDay, span, host, period);
-    const sentBy = `You receive this ${ADJECTIVE[report.frequency]} report because you are on its recipient list at ${host}. Change or stop it under Reports in the svc dashboard.`;
+    const body = report.format === 'story' ? await this.storyBody(site, report, period) : await this.classicBody(site, report, endDay, span, period);
+    const sentBy = `You receive this ${ADJECTIVE[report.frequency]} report because you are on its recipient list for ${site.name}. Change or stop it under Reports in the svc dashboard.`;
     const domain = `${this.deps.baseUrl}/`;
-    const subject = `${report.name} · ${host} · ${period}`;
+    const subject = `${report.name} · ${site.name} · ${period}`;
     const readMoreHtml = await this.render('svc_email_readmore_template', 'read-more.ejs', {
       title: body.readMore.title,
       message: body.readMore.message,
@@ -78,10 +77,10 @@ export class MailRenderer {
     return { subject, html, text };
   }
 
-  private async classicBody(report: Report, endDay: string, span: DaySpan, host: string, period: string) {
+  private async classicBody(site: Site, report: Report, endDay: string, span: DaySpan, period: string) {
     const limit = await this.rowLimit();
     const definitions = await this.deps.builder.available();
-    const built = await this.deps.builder.build(report, endDay, limit, definitions);
+    const built = await this.deps.builder.build(site, report, endDay, limit, definitions);
     const blocks = Object.values(built.blocks);
     const parts: string[] = [];
     for (const block of blocks) {
@@ -97,7 +96,7 @@ export class MailRenderer {
     }
     const dashboard = dashboardUrl(this.deps.baseUrl, '/svc-admin/statistics', { dateStart: span.start, dateEnd: span.end });
     return {
-      message: `Here is how ${host} did in your ${ADJECTIVE[report.frequency]} report, covering ${period}.`,
+      message: `Here is how ${site.name} did in your ${ADJECTIVE[report.frequency]} report, covering ${period}.`,
       blocks,
       blocksHtml: parts.join('\n'),
       readMore: {
@@ -109,16 +108,16 @@ export class MailRenderer {
     };
   }
 
-  private async storyBody(report: Report, host: string, period: string) {
+  private async storyBody(site: Site, report: Report, period: string) {
     const story = this.storyService(report)!;
     return {
-      message: `The ${ADJECTIVE[report.frequency]} story of ${host} for ${period} is ready: visitors, top pages and more on one page.`,
+      message: `The ${ADJECTIVE[report.frequency]} story of ${site.name} for ${period} is ready: visitors, top pages and more on one page.`,
       blocks: [],
       blocksHtml: '',
       readMore: {
         title: 'Your report is ready',
         message: 'Open the story to see the numbers and charts; no sign-in needed.',
-        url: await story.reportLink(report.id),
+        url: await story.reportLink(site.id, report.id),
         text: 'View the report',
       },
     };

@@ -1,4 +1,4 @@
-import { choice, type Clock, object, wholeNumber } from '../../../core';
+import { choice, type Clock, object, type Site, wholeNumber } from '../../../core';
 import type { ReportsApp } from '../app';
 import { siteYesterday } from '../schedule/occurrences';
 import { reportNotFound } from '../services/editor';
@@ -14,56 +14,55 @@ type Body = Record<string, unknown>;
 export const parseId = (raw: unknown, field: string): number => wholeNumber(raw, field, 1);
 
 /**
- * The six `do_action/report/{action}` actions (internally `report-<action>`),
- * shared by the REST route and the admin pages.
+ * The six `do_action/report/{action}` actions (internally `report-<action>`)
+ * on one site's reports, shared by the REST route and the admin pages.
  */
 export class ReportActions {
   constructor(
     private readonly app: ReportsApp,
     private readonly clock: Clock,
-    private readonly timezone: string,
   ) {}
 
-  async run(action: string, rawBody: unknown): Promise<unknown> {
+  async run(site: Site, action: string, rawBody: unknown): Promise<unknown> {
     const checked = choice(action, 'action', REPORT_ACTIONS);
     const body = object(rawBody, 'body');
     switch (checked) {
       case 'create':
-        return { report: await this.app.editor.create(body.report) };
+        return { report: await this.app.editor.create(site.id, body.report) };
       case 'update': {
         const report = object(body.report, 'report');
-        return { report: await this.app.editor.update(parseId(report.id, 'report.id'), report) };
+        return { report: await this.app.editor.update(site.id, parseId(report.id, 'report.id'), report) };
       }
       case 'delete': {
         const id = parseId(body.id, 'id');
-        await this.app.editor.remove(id);
+        await this.app.editor.remove(site.id, id);
         return { deleted: id };
       }
       case 'send-test-report': {
-        const report = await this.report(body);
+        const report = await this.report(site, body);
         const recipients = body.recipients === undefined ? report.recipients : parseRecipients(body.recipients);
-        return { queue: await this.queue(report.id, await this.app.dispatcher.sendTest(report, recipients)) };
+        return { queue: await this.queue(site, report.id, await this.app.dispatcher.sendTest(site, report, recipients)) };
       }
       case 'send-report-now': {
-        const report = await this.report(body);
-        return { queue: await this.queue(report.id, await this.app.dispatcher.sendNow(report)) };
+        const report = await this.report(site, body);
+        return { queue: await this.queue(site, report.id, await this.app.dispatcher.sendNow(site, report)) };
       }
       case 'preview': {
-        const report = await this.report(body);
-        const mail = await this.app.renderer.compose(report, siteYesterday(this.clock.unix(), this.timezone));
+        const report = await this.report(site, body);
+        const mail = await this.app.renderer.compose(site, report, siteYesterday(this.clock.unix(), site.timezone));
         return { html: mail.html };
       }
     }
   }
 
-  private async report(body: Body): Promise<Report> {
+  private async report(site: Site, body: Body): Promise<Report> {
     const id = parseId(body.id, 'id');
-    const report = await this.app.reports.find(id);
+    const report = await this.app.reports.find(site.id, id);
     if (!report) throw reportNotFound(id);
     return report;
   }
 
-  private queue(reportId: number, queueId: string) {
-    return queueLog(this.app, reportId, queueId);
+  private queue(site: Site, reportId: number, queueId: string) {
+    return queueLog(this.app, site.id, reportId, queueId);
   }
 }

@@ -15,19 +15,19 @@ export function registerRestRoutes(ctx: PluginContext, app: ReportsApp, actions:
     path: '/reports',
     capability: 'manage_svc_statistics',
     nonce: 'every-caller',
-    handler: async () => ok({ reports: await app.objects.list() }),
+    handler: async ({ site }) => ok({ reports: await app.objects.list(site.id) }),
   });
   ctx.rest.route({
     method: 'GET',
     path: '/report/logs',
     capability: 'manage_svc_statistics',
     nonce: 'every-caller',
-    handler: async () => ok({ logs: await queueLogs(app, ctx.clock.unix() - LOG_WINDOW_DAYS * 86_400) }),
+    handler: async ({ site }) => ok({ logs: await queueLogs(app, site.id, ctx.clock.unix() - LOG_WINDOW_DAYS * 86_400) }),
   });
   ctx.rest.route({
     method: 'POST',
     path: '/do_action/report/:action',
     capability: 'manage_options',
-    handler: async ({ params, body }) => ok(await actions.run(params.action ?? '', body)),
+    handler: async ({ site, params, body }) => ok(await actions.run(site, params.action ?? '', body)),
   });
 }

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { type Clock, describeError, type Mailer, type PluginContext, type SvcLogger } from '../../../core';
+import { type Clock, describeError, type Mailer, type PluginContext, type Site, type SvcLogger } from '../../../core';
 import { BATCH_LEASE_SECONDS, BATCH_SIZE, BATCH_SPACING } from '../constants';
 import type { ComposedMail, MailRenderer } from '../mail/renderer';
 import { siteYesterday } from '../schedule/occurrences';
@@ -18,8 +18,8 @@ export interface BatchSenderDeps {
   renderer: MailRenderer;
   mailer: Mailer;
   scheduler: PluginContext['scheduler'];
+  sites: PluginContext['sites'];
   clock: Clock;
-  timezone: string;
   /** Host part of the reports' fixed Message-IDs. */
   mailHost: string;
   logger: SvcLogger;
@@ -65,16 +65,18 @@ export class BatchSender {
    * themselves and pass false.
    */
   async send(reportId: number, queueId: string, batchId: number | null, { chain }: { chain: boolean }): Promise<void> {
-    const { logs, queues, logger, clock } = this.deps;
+    const { logs, queues, reports, sites, logger, clock } = this.deps;
     const batch = batchId ?? 1;
     const queue = await queues.find(reportId, queueId);
-    if (!queue || !Number.isInteger(batch) || batch < 1) {
-      logger.warn({ reportId, queueId, batch }, 'svc_send_email_batch for an unknown queue or batch; ignored');
+    const siteId = await reports.siteOf(reportId);
+    const site = siteId === null ? null : await sites.get(siteId);
+    if (!queue || !site || !Number.isInteger(batch) || batch < 1) {
+      logger.warn({ reportId, queueId, batch }, 'svc_send_email_batch for an unknown report, queue or batch; ignored');
       return;
     }
     const total = batchCount(queue.recipients.length, BATCH_SIZE);
     if (batch > total) return;
-    if (!(await logs.claimBatch(reportId, queueId, batch, BATCH_LEASE_SECONDS))) {
+    if (!(await logs.claimBatch(site.id, reportId, queueId, batch, BATCH_LEASE_SECONDS))) {
       logger.info({ reportId, queueId, batch }, 'batch already handled; the repeat is ignored');
       return;
     }
@@ -83,7 +85,7 @@ export class BatchSender {
     const lease = new BatchLease({ ...this.deps }, { reportId, queueId, batchId: batch }, this.node);
     lease.start();
     try {
-      if (!(await this.deliver(reportId, queue, batch, recipients, lease))) {
+      if (!(await this.deliver(site, reportId, queue, batch, recipients, lease))) {
         logger.warn({ reportId, queueId, batch }, 'the lease on a report batch ran out while sending; another node finishes it');
         return;
       }
@@ -109,14 +111,14 @@ export class BatchSender {
    * Mails each recipient no run has handled yet, claiming it first and
    * recording the result; false when the lease ran out on the way.
    */
-  private async deliver(reportId: number, queue: Queue, batch: number, recipients: string[], lease: BatchLease): Promise<boolean> {
-    const { reports, renderer, sends, timezone, mailHost, logger } = this.deps;
-    const report = await reports.find(reportId);
+  private async deliver(site: Site, reportId: number, queue: Queue, batch: number, recipients: string[], lease: BatchLease): Promise<boolean> {
+    const { reports, renderer, sends, mailHost, logger } = this.deps;
+    const report = await reports.find(site.id, reportId);
     let mail: ComposedMail | null = null;
     let failure = report ? null : 'the report no longer exists';
     if (report) {
       try {
-        mail = await renderer.compose(report, siteYesterday(queue.created, timezone));
+        mail = await renderer.compose(site, report, siteYesterday(queue.created, site.timezone));
       } catch (err) {
         logger.error({ reportId, queueId: queue.queueId, err }, 'report mail could not be rendered');
         failure = `the mail could not be rendered: ${describeError(err)}`;

@@ -48,25 +48,25 @@ export class ReportEditor {
     return { formats: await this.formats(), blockIds: new Set(blocks.map((b) => b.id)), sanitizeFilters: (raw, field) => this.sanitizeFilters(raw, field) };
   }
 
-  async create(raw: unknown): Promise<ReportObject> {
+  async create(siteId: number, raw: unknown): Promise<ReportObject> {
     const rules = await this.rules();
-    const id = await this.deps.reports.create(parseReportInput(raw, rules, defaultInput(rules.formats)));
-    return (await this.deps.objects.build(id)) as ReportObject;
+    const id = await this.deps.reports.create(siteId, parseReportInput(raw, rules, defaultInput(rules.formats)));
+    return (await this.deps.objects.build(siteId, id)) as ReportObject;
   }
 
-  async update(id: number, raw: unknown): Promise<ReportObject> {
-    const stored = await this.deps.reports.find(id);
+  async update(siteId: number, id: number, raw: unknown): Promise<ReportObject> {
+    const stored = await this.deps.reports.find(siteId, id);
     if (!stored) throw reportNotFound(id);
     const input = parseReportInput(raw, await this.rules(), toInput(stored));
-    if (!(await this.deps.reports.update(id, input))) throw reportNotFound(id);
-    return (await this.deps.objects.build(id)) as ReportObject;
+    if (!(await this.deps.reports.update(siteId, id, input))) throw reportNotFound(id);
+    return (await this.deps.objects.build(siteId, id)) as ReportObject;
   }
 
-  /** Deletes the report with its log, queues and pending batches. */
-  async remove(id: number): Promise<void> {
+  /** Deletes the site's report with its log, queues and pending batches. */
+  async remove(siteId: number, id: number): Promise<void> {
     const { db, reports, logs, queues, sends, scheduler } = this.deps;
     const deleted = await db.transaction(async (t) => {
-      if (!(await reports.delete(id, t))) return false;
+      if (!(await reports.delete(siteId, id, t))) return false;
       await logs.deleteForReport(id, t);
       await queues.deleteForReport(id, t);
       await sends.deleteForReport(id, t);
@@ -79,8 +79,8 @@ export class ReportEditor {
     }
   }
 
-  /** `svc_create_report_from_onboarding` (§2.7): the weekly summary for one recipient; null when the address is not valid. */
-  async createFromOnboarding(email: unknown): Promise<number | null> {
+  /** `svc_create_report_from_onboarding` (§2.7): the site's weekly summary for one recipient; null when the address is not valid. */
+  async createFromOnboarding(siteId: number, email: unknown): Promise<number | null> {
     const recipient = typeof email === 'string' ? normalizeEmail(email) : null;
     if (!recipient) {
       this.deps.logger.warn({ email: String(email).slice(0, 100) }, 'svc_create_report_from_onboarding needs a valid e-mail address; nothing created');
@@ -103,7 +103,7 @@ export class ReportEditor {
       rules,
       defaultInput(rules.formats),
     );
-    return this.deps.reports.create(input);
+    return this.deps.reports.create(siteId, input);
   }
 
   /** Block filters in canonical `{ key, value }` form; unknown dimensions or bad values are a 400 naming `field`. */
@@ -124,6 +124,6 @@ export class ReportEditor {
 }
 
 function toInput(report: Report): ReportInput {
-  const { id: _id, lastEdit: _lastEdit, ...input } = report;
+  const { id: _id, siteId: _siteId, lastEdit: _lastEdit, ...input } = report;
   return input;
 }

@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import type { Clock, SvcLogger } from '../../../core';
+import type { Clock, PluginContext, Site, SvcLogger } from '../../../core';
 import { GRACE_WINDOW } from '../constants';
 import { lastClosedOccurrence, openOccurrence, owesOccurrence, siteDate } from '../schedule/occurrences';
 import type { LogStore } from '../store/log-store';
@@ -13,12 +13,12 @@ export interface EvaluatorDeps {
   logs: LogStore;
   queues: QueueStore;
   dispatcher: Dispatcher;
+  sites: PluginContext['sites'];
   clock: Clock;
-  timezone: string;
   logger: SvcLogger;
 }
 
-/** The hourly evaluation on `svc_every_hour` (§1 rules 1-4, 12). */
+/** The hourly evaluation on `svc_every_hour` (§1 rules 1-4, 12), each site's reports on that site's calendar. */
 export class Evaluator {
   constructor(private readonly deps: EvaluatorDeps) {}
 
@@ -33,13 +33,16 @@ export class Evaluator {
     if (!(await reports.tableExists())) return 0;
     const now = clock.unix();
     let dispatched = 0;
-    for (const report of await reports.active()) {
-      try {
-        const occurrence = openOccurrence(report, now, this.deps.timezone);
-        if (occurrence !== null && owesOccurrence(report.lastEdit, occurrence, this.deps.timezone) && (await this.deps.dispatcher.dispatchScheduled(report, occurrence))) dispatched++;
-        await this.recordMiss(report, now);
-      } catch (err) {
-        logger.error({ reportId: report.id, err }, 'report evaluation failed');
+    for (const site of await this.deps.sites.list()) {
+      const { timezone } = site;
+      for (const report of await reports.active(site.id)) {
+        try {
+          const occurrence = openOccurrence(report, now, timezone);
+          if (occurrence !== null && owesOccurrence(report.lastEdit, occurrence, timezone) && (await this.deps.dispatcher.dispatchScheduled(site, report, occurrence))) dispatched++;
+          await this.recordMiss(site, report, now);
+        } catch (err) {
+          logger.error({ siteId: site.id, reportId: report.id, err }, 'report evaluation failed');
+        }
       }
     }
     return dispatched;
@@ -50,8 +53,9 @@ export class Evaluator {
    * without a queue, when the report owed it (an edit on a later day means
    * it was not expected to go out).
    */
-  private async recordMiss(report: Report, now: number): Promise<void> {
-    const { logs, queues, timezone } = this.deps;
+  private async recordMiss(site: Site, report: Report, now: number): Promise<void> {
+    const { logs, queues } = this.deps;
+    const { timezone } = site;
     const occurrence = lastClosedOccurrence(report, now, timezone);
     if (occurrence === null || !owesOccurrence(report.lastEdit, occurrence, timezone)) return;
     const queueId = siteDate(occurrence, timezone);
@@ -59,6 +63,7 @@ export class Evaluator {
     if (!(await queues.create(report.id, queueId, []))) return;
     const at = (t: number) => DateTime.fromSeconds(t, { zone: timezone }).toFormat('yyyy-MM-dd HH:mm');
     await logs.insertParent(
+      site.id,
       report.id,
       queueId,
       'cron_miss',

@@ -14,7 +14,7 @@ export interface LogStores {
 const keyOf = (reportId: number, queueId: string) => `${reportId}\u0000${queueId}`;
 
 /** Groups log entries by queue and resolves each queue's status from its parent and batches; newest first. */
-async function aggregate(stores: LogStores, entries: readonly LogEntry[]): Promise<QueueLog[]> {
+async function aggregate(stores: LogStores, siteId: number, entries: readonly LogEntry[]): Promise<QueueLog[]> {
   const groups = new Map<string, { parent?: LogEntry; batches: LogEntry[] }>();
   for (const entry of entries) {
     const key = keyOf(entry.report_id, entry.queue_id);
@@ -26,7 +26,7 @@ async function aggregate(stores: LogStores, entries: readonly LogEntry[]): Promi
   const parents = [...groups.values()].filter((g): g is { parent: LogEntry; batches: LogEntry[] } => !!g.parent);
   const queues = await stores.queues.findMany(parents.map(({ parent }) => ({ reportId: parent.report_id, queueId: parent.queue_id })));
   const recipients = new Map(queues.map((q) => [keyOf(q.reportId, q.queueId), q.recipients.length]));
-  const names = new Map((await stores.reports.list()).map((r) => [r.id, r.name]));
+  const names = new Map((await stores.reports.list(siteId)).map((r) => [r.id, r.name]));
   return parents
     .map(({ parent, batches }): QueueLog => {
       const expected = batchCount(recipients.get(keyOf(parent.report_id, parent.queue_id)) ?? 0, BATCH_SIZE) || batches.length;
@@ -47,13 +47,13 @@ async function aggregate(stores: LogStores, entries: readonly LogEntry[]): Promi
     .sort((a, b) => b.time - a.time || b.queue_id.localeCompare(a.queue_id));
 }
 
-/** The logs endpoint's list: every queue created since unix `since`. */
-export async function queueLogs(stores: LogStores, since: number): Promise<QueueLog[]> {
-  return aggregate(stores, await stores.logs.since(since));
+/** The logs endpoint's list: every queue of the site created since unix `since`. */
+export async function queueLogs(stores: LogStores, siteId: number, since: number): Promise<QueueLog[]> {
+  return aggregate(stores, siteId, await stores.logs.since(siteId, since));
 }
 
-/** One queue in the same form, or null when it has no parent entry. */
-export async function queueLog(stores: LogStores, reportId: number, queueId: string): Promise<QueueLog | null> {
-  const [log] = await aggregate(stores, await stores.logs.queue(reportId, queueId));
+/** One queue of the site's report `reportId` in the same form, or null when it has no parent entry. */
+export async function queueLog(stores: LogStores, siteId: number, reportId: number, queueId: string): Promise<QueueLog | null> {
+  const [log] = await aggregate(stores, siteId, await stores.logs.queue(reportId, queueId));
   return log ?? null;
 }

@@ -29,20 +29,20 @@ export class ReportObjects {
     private readonly logs: LogStore,
   ) {}
 
-  /** The object of report `id`; null when it does not exist (`[]` in the shared form). */
-  async build(id: number, { is_shared_link = false }: { is_shared_link?: boolean } = {}): Promise<ReportObject | [] | null> {
+  /** The object of the site's report `id`; null when it does not exist (`[]` in the shared form). */
+  async build(siteId: number, id: number, { is_shared_link = false }: { is_shared_link?: boolean } = {}): Promise<ReportObject | [] | null> {
     if (is_shared_link) {
-      const fields = await this.reports.findShared(id);
+      const fields = await this.reports.findShared(siteId, id);
       return fields && fields.enabled ? this.shared(fields) : [];
     }
-    const report = await this.reports.find(id);
+    const report = await this.reports.find(siteId, id);
     if (!report) return null;
     return this.full(report, (await this.logs.latestParents([report.id])).get(report.id));
   }
 
-  /** Every report in the full form, most recently edited first. */
-  async list(): Promise<ReportObject[]> {
-    const reports = await this.reports.list();
+  /** Every report of the site in the full form, most recently edited first. */
+  async list(siteId: number): Promise<ReportObject[]> {
+    const reports = await this.reports.list(siteId);
     const latest = await this.logs.latestParents(reports.map((r) => r.id));
     return reports.map((r) => this.full(r, latest.get(r.id)));
   }

@@ -4,8 +4,8 @@
  * it does, the story format is not offered.
  */
 export interface StoryLinkService {
-  /** The story URL of `reportId`, creating its share token when it has none. */
-  reportLink(reportId: number): Promise<string>;
+  /** The story URL of the site's report `reportId`, creating its share token (bound to the site) when it has none. */
+  reportLink(siteId: number, reportId: number): Promise<string>;
 }
 
 declare module '../../../core/plugins/services' {

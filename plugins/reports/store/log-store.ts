@@ -38,12 +38,12 @@ export class LogStore {
     return this.db.quote(this.db.table('report_logs'));
   }
 
-  private row(reportId: number, queueId: string, batchId: number | null, status: DeliveryStatus, message: string) {
-    return { report_id: reportId, queue_id: queueId, batch_id: batchId, status, message, time: this.clock.unix(), date: queueDate(queueId) };
+  private row(siteId: number, reportId: number, queueId: string, batchId: number | null, status: DeliveryStatus, message: string) {
+    return { site_id: siteId, report_id: reportId, queue_id: queueId, batch_id: batchId, status, message, time: this.clock.unix(), date: queueDate(queueId) };
   }
 
-  async insertParent(reportId: number, queueId: string, status: DeliveryStatus, message: string): Promise<void> {
-    const row = this.row(reportId, queueId, null, status, message);
+  async insertParent(siteId: number, reportId: number, queueId: string, status: DeliveryStatus, message: string): Promise<void> {
+    const row = this.row(siteId, reportId, queueId, null, status, message);
     const names = Object.keys(row);
     await this.db.insert(
       `INSERT INTO ${this.t} (${names.map(this.db.quote).join(', ')}) VALUES (${names.map(() => '?').join(', ')})`,
@@ -57,8 +57,8 @@ export class LogStore {
    * unless that entry is still `processing` and its lease ran out (the node
    * sending it died), in which case this call takes the batch over.
    */
-  async claimBatch(reportId: number, queueId: string, batchId: number, lease: number): Promise<boolean> {
-    if (await insertIfAbsent(this.db, this.db.table('report_logs'), this.row(reportId, queueId, batchId, 'processing', 'Sending this batch.'))) return true;
+  async claimBatch(siteId: number, reportId: number, queueId: string, batchId: number, lease: number): Promise<boolean> {
+    if (await insertIfAbsent(this.db, this.db.table('report_logs'), this.row(siteId, reportId, queueId, batchId, 'processing', 'Sending this batch.'))) return true;
     const now = this.clock.unix();
     const taken = await this.db.execute(
       `UPDATE ${this.t} SET time = ?, message = ? WHERE report_id = ? AND queue_id = ? AND batch_id = ? AND status = 'processing' AND time < ?`,
@@ -112,11 +112,11 @@ export class LogStore {
     return rows.map(toEntry);
   }
 
-  /** Entries written since unix `time` (parents by creation time, with every entry of their queues). */
-  async since(time: number): Promise<LogEntry[]> {
+  /** The site's entries written since unix `time` (parents by creation time, with every entry of their queues). */
+  async since(siteId: number, time: number): Promise<LogEntry[]> {
     const rows = await this.db.select<LogRow>(
-      `SELECT l.* FROM ${this.t} l WHERE EXISTS (SELECT 1 FROM ${this.t} p WHERE p.report_id = l.report_id AND p.queue_id = l.queue_id AND p.batch_id IS NULL AND p.time >= ?) ORDER BY l.ID`,
-      [time],
+      `SELECT l.* FROM ${this.t} l WHERE l.site_id = ? AND EXISTS (SELECT 1 FROM ${this.t} p WHERE p.site_id = l.site_id AND p.report_id = l.report_id AND p.queue_id = l.queue_id AND p.batch_id IS NULL AND p.time >= ?) ORDER BY l.ID`,
+      [siteId, time],
     );
     return rows.map(toEntry);
   }

@@ -6,6 +6,7 @@ import type { ContentBlock, Report, ReportInput } from '../types';
 
 interface ReportRow {
   ID: number;
+  site_id: number;
   name: string;
   date_range: string;
   format: string;
@@ -51,6 +52,7 @@ function sharedFields(row: Pick<ReportRow, 'ID' | 'name' | 'format' | 'enabled' 
 function fromRow(row: ReportRow): Report {
   return {
     ...sharedFields(row),
+    siteId: Number(row.site_id),
     frequency: row.frequency as Frequency,
     dayOfWeek: (row.day_of_week || null) as DayOfWeek | null,
     weekOfMonth: row.week_of_month === null ? null : (Number(row.week_of_month) as WeekOfMonth),
@@ -79,7 +81,7 @@ function toColumns(input: ReportInput, lastEdit: number): Record<string, unknown
   };
 }
 
-/** `{prefix}svc_reports`. Column names come from code; values are always bound. */
+/** `{prefix}svc_reports`, one site's reports per call. Column names come from code; values are always bound. */
 export class ReportStore {
   private exists = false;
 
@@ -98,32 +100,38 @@ export class ReportStore {
     return this.exists;
   }
 
-  async find(id: number): Promise<Report | null> {
-    const [row] = await this.db.select<ReportRow>(`SELECT * FROM ${this.t} WHERE ID = ?`, [id]);
+  async find(siteId: number, id: number): Promise<Report | null> {
+    const [row] = await this.db.select<ReportRow>(`SELECT * FROM ${this.t} WHERE site_id = ? AND ID = ?`, [siteId, id]);
     return row ? fromRow(row) : null;
   }
 
+  /** The site of report `id`, for work that starts from a report id alone (a scheduled batch); null when it is gone. */
+  async siteOf(id: number): Promise<number | null> {
+    const [row] = await this.db.select<{ site_id: number }>(`SELECT site_id FROM ${this.t} WHERE ID = ?`, [id]);
+    return row ? Number(row.site_id) : null;
+  }
+
   /** Reads only the columns of the shared-link form. */
-  async findShared(id: number): Promise<SharedReportFields | null> {
+  async findShared(siteId: number, id: number): Promise<SharedReportFields | null> {
     const columns = SHARED_COLUMNS.map(this.db.quote).join(', ');
-    const [row] = await this.db.select<ReportRow>(`SELECT ${columns} FROM ${this.t} WHERE ID = ?`, [id]);
+    const [row] = await this.db.select<ReportRow>(`SELECT ${columns} FROM ${this.t} WHERE site_id = ? AND ID = ?`, [siteId, id]);
     return row ? sharedFields(row) : null;
   }
 
-  /** Every report, most recently edited first. */
-  async list(): Promise<Report[]> {
-    const rows = await this.db.select<ReportRow>(`SELECT * FROM ${this.t} ORDER BY last_edit DESC, ID DESC`);
+  /** Every report of the site, most recently edited first. */
+  async list(siteId: number): Promise<Report[]> {
+    const rows = await this.db.select<ReportRow>(`SELECT * FROM ${this.t} WHERE site_id = ? ORDER BY last_edit DESC, ID DESC`, [siteId]);
     return rows.map(fromRow);
   }
 
-  /** Reports that are enabled and scheduled (§1 rule 1). */
-  async active(): Promise<Report[]> {
-    const rows = await this.db.select<ReportRow>(`SELECT * FROM ${this.t} WHERE enabled = 1 AND scheduled = 1 ORDER BY ID`);
+  /** The site's reports that are enabled and scheduled (§1 rule 1). */
+  async active(siteId: number): Promise<Report[]> {
+    const rows = await this.db.select<ReportRow>(`SELECT * FROM ${this.t} WHERE site_id = ? AND enabled = 1 AND scheduled = 1 ORDER BY ID`, [siteId]);
     return rows.map(fromRow);
   }
 
-  async create(input: ReportInput): Promise<number> {
-    const columns = toColumns(input, this.clock.unix());
+  async create(siteId: number, input: ReportInput): Promise<number> {
+    const columns = { site_id: siteId, ...toColumns(input, this.clock.unix()) };
     const names = Object.keys(columns);
     const { id } = await this.db.insert(
       `INSERT INTO ${this.t} (${names.map(this.db.quote).join(', ')}) VALUES (${names.map(() => '?').join(', ')})`,
@@ -133,18 +141,18 @@ export class ReportStore {
   }
 
   /** Replaces every field of report `id`; false when it does not exist. */
-  async update(id: number, input: ReportInput): Promise<boolean> {
+  async update(siteId: number, id: number, input: ReportInput): Promise<boolean> {
     const columns = toColumns(input, this.clock.unix());
     const sets = Object.keys(columns).map((c) => `${this.db.quote(c)} = ?`).join(', ');
-    return (await this.db.execute(`UPDATE ${this.t} SET ${sets} WHERE ID = ?`, [...Object.values(columns), id])) > 0;
+    return (await this.db.execute(`UPDATE ${this.t} SET ${sets} WHERE site_id = ? AND ID = ?`, [...Object.values(columns), siteId, id])) > 0;
   }
 
   /** Sets the end of the data range; a system change, so `last_edit` stays. */
-  async setFixedEndDate(id: number, day: string): Promise<void> {
-    await this.db.execute(`UPDATE ${this.t} SET fixed_end_date = ? WHERE ID = ?`, [day, id]);
+  async setFixedEndDate(siteId: number, id: number, day: string): Promise<void> {
+    await this.db.execute(`UPDATE ${this.t} SET fixed_end_date = ? WHERE site_id = ? AND ID = ?`, [day, siteId, id]);
   }
 
-  async delete(id: number, transaction?: Transaction): Promise<boolean> {
-    return (await this.db.execute(`DELETE FROM ${this.t} WHERE ID = ?`, [id], transaction)) > 0;
+  async delete(siteId: number, id: number, transaction?: Transaction): Promise<boolean> {
+    return (await this.db.execute(`DELETE FROM ${this.t} WHERE site_id = ? AND ID = ?`, [siteId, id], transaction)) > 0;
   }
 }

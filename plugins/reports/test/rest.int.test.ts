@@ -1,3 +1,4 @@
+import { DEFAULT_SITE_ID } from '../../../core';
 import { type ReportsTestKernel, startReportsKernel } from './support/reports-kernel';
 import { createReport, reportObject } from './support/helpers';
 
@@ -282,7 +283,7 @@ describe('reports REST API', () => {
       const service = k.tk.kernel.services.get('reports')!;
       const id = await createReport(k, { name: 'Shared', frequency: 'weekly', dayOfWeek: 'friday', sendTime: '07:15', recipients: ['secret@example.com'] });
       await k.action('send-test-report', { id });
-      const shared = await service.reportObject(id, { is_shared_link: true });
+      const shared = await service.reportObject(DEFAULT_SITE_ID, id, { is_shared_link: true });
       expect(shared).toEqual({
         id,
         name: 'Shared',
@@ -301,18 +302,18 @@ describe('reports REST API', () => {
         lastSendStatus: '',
         lastSendMessage: '',
       });
-      expect(await service.reportObject(id)).toMatchObject({ sendTime: '07:15', dayOfWeek: 'friday', recipients: ['secret@example.com'], lastSendStatus: 'sending_successful' });
+      expect(await service.reportObject(DEFAULT_SITE_ID, id)).toMatchObject({ sendTime: '07:15', dayOfWeek: 'friday', recipients: ['secret@example.com'], lastSendStatus: 'sending_successful' });
       await k.action('update', { report: { id, enabled: false } });
-      expect(await service.reportObject(id, { is_shared_link: true })).toEqual([]);
-      expect(await service.reportObject(424242, { is_shared_link: true })).toEqual([]);
-      expect(await service.reportObject(424242)).toBeNull();
+      expect(await service.reportObject(DEFAULT_SITE_ID, id, { is_shared_link: true })).toEqual([]);
+      expect(await service.reportObject(DEFAULT_SITE_ID, 424242, { is_shared_link: true })).toEqual([]);
+      expect(await service.reportObject(DEFAULT_SITE_ID, 424242)).toBeNull();
     });
 
     it('reads a report\'s blocks and maps block ids to the data ids a share session may call', async () => {
       const service = k.tk.kernel.services.get('reports')!;
       const id = await createReport(k, { content: [{ id: 'compare' }, { id: 'pages', filters: [{ key: 'device', value: 'mobile' }] }] });
-      expect((await service.blocks(id)).map((b) => [b.id, b.filters])).toEqual([['compare', []], ['pages', [{ key: 'device', value: 'mobile' }]]]);
-      expect(await service.blocks(424242)).toEqual([]);
+      expect((await service.blocks(DEFAULT_SITE_ID, id)).map((b) => [b.id, b.filters])).toEqual([['compare', []], ['pages', [{ key: 'device', value: 'mobile' }]]]);
+      expect(await service.blocks(DEFAULT_SITE_ID, 424242)).toEqual([]);
       expect(service.blockEndpoints('compare')).toEqual(['compare', 'insights']);
       expect(service.blockEndpoints('not-found-pages')).toEqual(['not-found-pages']);
       expect(service.blockEndpoints('constructor')).toEqual([]);

@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import { type Clock, type Database, describeError, type Options, type PluginContext, type SvcLogger } from '../../../core';
+import { type Clock, type Database, DEFAULT_SITE_ID, describeError, type Options, type PluginContext, type SvcLogger } from '../../../core';
 import type { SubscriptionIntegration } from '../contract';
 import { num, tbl } from '../db';
 import type { Ingestor } from '../ingest/ingest';
@@ -158,7 +158,7 @@ export class Backfill {
     const listed = typeof page.listed === 'number' && page.listed >= 0 ? Math.min(1, page.listed) : undefined;
     await this.deps.options.set(stateOption(integration.id), { ...state, phase: 'import', pages: (state.pages ?? 0) + 1, listed }, { autoload: false });
     for (let i = 0; i < page.events.length; i += MAX_EVENTS) {
-      const result = await this.deps.ingestor.ingest(page.events.slice(i, i + MAX_EVENTS), { source: integration.id, aggregate: false });
+      const result = await this.deps.ingestor.ingest(page.events.slice(i, i + MAX_EVENTS), { source: integration.id, siteId: DEFAULT_SITE_ID, aggregate: false });
       if (result.rejected.length) {
         this.deps.logger.warn({ integration: integration.id, rejected: result.rejected.slice(0, 5) }, `${result.rejected.length} historical subscription events refused`);
       }
@@ -191,7 +191,7 @@ export class Backfill {
     const done = Math.round(DateTime.fromSeconds(from, { zone: timezone }).diff(DateTime.fromSeconds(state.first_day, { zone: timezone }), 'days').days);
     const days = dayRun(from, Math.min(this.deps.daysPerBatch, state.total - done), timezone);
     await db.transaction(async (t) => {
-      for (const day of days) await aggregateDay(db, day, timezone, t);
+      for (const day of days) await aggregateDay(db, DEFAULT_SITE_ID, day, timezone, t);
     });
     const processed = done + days.length;
     if (processed >= state.total) {

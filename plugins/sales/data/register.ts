@@ -45,20 +45,20 @@ const param = (context: DataRunContext, name: string): unknown => context.rest?.
 export function registerSalesData(app: SalesApp, currencies: Currencies): void {
   const { ctx, timezone } = app;
   const shop = new ShopQueries(ctx.db);
-  const subs = new SubscriptionQueries(ctx.db);
-  /** The subscription queries a request's `country` filter narrows (the subscription's own country). */
-  const subsOf = (request: DataRequest) => subs.inCountry(request.filters.find((f) => f.dimension === 'country')?.value ?? null);
+  /** The subscription queries of the request's site that its `country` filter narrows (the subscription's own country). */
+  const subsOf = (request: DataRequest, context: DataRunContext) =>
+    new SubscriptionQueries(ctx.db, context.siteId, request.filters.find((f) => f.dimension === 'country')?.value ?? null);
 
   const shopWindow = async (request: DataRequest, context: DataRunContext): Promise<SalesWindow> =>
-    clampedWindow(request, await app.activation.day(), await currencies.pick(param(context, 'currency'), 'shop'), timezone);
+    clampedWindow(context.siteId, request, await app.activation.day(), await currencies.pick(param(context, 'currency'), 'shop'), timezone);
 
   /** Null (an empty payload) without an active subscription integration or without subscription data. */
   const subscriptionWindow = async (request: DataRequest, context: DataRunContext): Promise<{ window: SalesWindow; hasPrevious: boolean } | null> => {
     await app.checkIntegrations();
-    if ((await app.integrations.active()).length === 0 || !(await subs.any())) return null;
+    if ((await app.integrations.active()).length === 0 || !(await new SubscriptionQueries(ctx.db, context.siteId).any())) return null;
     const earliest = await app.integrations.earliest();
     const floor = earliest === null ? null : dayStart(earliest, timezone);
-    const window = clampedWindow(request, floor, await currencies.pick(param(context, 'currency'), 'subscriptions'), timezone);
+    const window = clampedWindow(context.siteId, request, floor, await currencies.pick(param(context, 'currency'), 'subscriptions'), timezone);
     return { window, hasPrevious: floor === null || window.previous.range.end > floor };
   };
 
@@ -71,23 +71,23 @@ export function registerSalesData(app: SalesApp, currencies: Currencies): void {
   type('sales-funnel', allow([], VISITOR_FILTERS), async (r, c) => salesFunnel(shop, await shopWindow(r, c), selectedPages(param(c, 'selected_pages'))));
   type('subscriptions', allow(SUBSCRIPTION_FIELDS, SUBSCRIPTION_FILTERS), async (r, c) => {
     const w = await subscriptionWindow(r, c);
-    return w ? subscriptionsData(subsOf(r), w.window, r.metrics, w.hasPrevious) : [];
+    return w ? subscriptionsData(subsOf(r, c), w.window, r.metrics, w.hasPrevious) : [];
   });
   type('subscriptions-revenue-chart', allow([], SUBSCRIPTION_FILTERS, CHART_GROUPS, ['auto']), async (r, c) => {
     if (r.groupBy.length > 1) throw badRequest('group_by takes one of auto, day, week, month.', 'svc_invalid_group_by', { field: 'group_by' });
     const mode = chartMode(param(c, 'chart_mode'));
     const w = await subscriptionWindow(r, c);
-    return w ? revenueChart(subsOf(r), w.window, r.groupBy[0] ?? 'auto', mode, timezone) : [];
+    return w ? revenueChart(subsOf(r, c), w.window, r.groupBy[0] ?? 'auto', mode, timezone) : [];
   });
   type('subscriptions-distribution', allow([], SUBSCRIPTION_FILTERS), async (r, c) => {
     const view = distributionView(param(c, 'distribution_view'));
     const w = await subscriptionWindow(r, c);
-    return w ? distribution(subsOf(r), w.window, view) : [];
+    return w ? distribution(subsOf(r, c), w.window, view) : [];
   });
   type('subscriptions-retention', allow([], SUBSCRIPTION_FILTERS), async (r, c) => {
     const productId = productParam(param(c, 'product_id'));
     const w = await subscriptionWindow(r, c);
-    return w ? retention(subsOf(r), w.window, productId, timezone) : [];
+    return w ? retention(subsOf(r, c), w.window, productId, timezone) : [];
   });
 
   ctx.statistics.datatable({
@@ -106,7 +106,7 @@ export function registerSalesData(app: SalesApp, currencies: Currencies): void {
     allow: { ...allow(SUBSCRIPTION_PRODUCTS_METRICS, SUBSCRIPTION_FILTERS, SUBSCRIPTION_PRODUCTS_GROUPS, ['plan']), defaultLimit: 100 },
     run: async (r, c) => {
       const w = await subscriptionWindow(r, c);
-      return w ? subscriptionProducts(subsOf(r), r, w.window.scope.range) : [];
+      return w ? subscriptionProducts(subsOf(r, c), r, w.window.scope.range) : [];
     },
   });
 

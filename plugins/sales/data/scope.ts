@@ -13,8 +13,9 @@ export const DIMENSION_SQL: Readonly<Record<VisitorDimension, string>> = {
   device: "COALESCE(dv.name, '')",
 };
 
-/** The window and visitor filters a shop query is scoped to. */
+/** The site, window and visitor filters a shop query is scoped to. */
 export interface Scope {
+  siteId: number;
   range: TimeRange;
   filters: readonly StatsFilter[];
 }
@@ -36,9 +37,10 @@ export function visitorJoins(db: Database, alias: string | null, dims: Iterable<
 /** The visitor dimensions a scope filters on. */
 export const filterDims = (scope: Scope): VisitorDimension[] => scope.filters.map((f) => f.dimension as VisitorDimension);
 
-/** `column` inside the window, and every visitor filter. */
+/** The rows of `column`'s table alias on the scope's site, `column` inside the window, and every visitor filter. */
 export function scopeWhere(column: string, scope: Scope): Frag {
-  const parts = [frag(`${column} >= ? AND ${column} < ?`, [scope.range.start, scope.range.end])];
+  const alias = column.slice(0, column.indexOf('.'));
+  const parts = [frag(`${alias}.site_id = ? AND ${column} >= ? AND ${column} < ?`, [scope.siteId, scope.range.start, scope.range.end])];
   for (const f of scope.filters) parts.push(frag(`${DIMENSION_SQL[f.dimension as VisitorDimension]} = ?`, [f.value]));
   return joinFrags(parts, ' AND ');
 }

@@ -73,7 +73,11 @@ export class ShopQueries {
 
   /** `uid IN (the visitors with an order in the window)`, for `column` holding a uid. */
   private orderedIn(column: string, scope: Scope): Frag {
-    return frag(`${column} IN (SELECT o.uid FROM ${this.t('ecommerce_orders')} o WHERE o.uid <> '' AND o.time >= ? AND o.time < ?)`, [scope.range.start, scope.range.end]);
+    return frag(`${column} IN (SELECT o.uid FROM ${this.t('ecommerce_orders')} o WHERE o.site_id = ? AND o.uid <> '' AND o.time >= ? AND o.time < ?)`, [
+      scope.siteId,
+      scope.range.start,
+      scope.range.end,
+    ]);
   }
 
   /**
@@ -95,7 +99,7 @@ export class ShopQueries {
     const orders = scopeWhere('o.time', scope);
     const counts = await this.one(
       frag(
-        `SELECT COUNT(*) AS n, SUM(CASE WHEN o.uid = '' OR NOT EXISTS (SELECT 1 FROM ${this.t('sessions')} v WHERE v.uid = o.uid AND v.time >= ? AND v.time < ?)
+        `SELECT COUNT(*) AS n, SUM(CASE WHEN o.uid = '' OR NOT EXISTS (SELECT 1 FROM ${this.t('sessions')} v WHERE v.site_id = o.site_id AND v.uid = o.uid AND v.time >= ? AND v.time < ?)
                                    THEN 1 ELSE 0 END) AS without_visit
            FROM ${this.t('ecommerce_orders')} o ${visitorJoins(this.db, 'o', filterDims(scope))} WHERE ${orders.sql}`,
         [scope.range.start, scope.range.end, ...orders.params],
@@ -150,7 +154,7 @@ export class ShopQueries {
     const urls = new Set(pages.urls);
     if (pages.paths.length) {
       const paths = new Set(pages.paths);
-      const where = scopeWhere('e.time', { range: scope.range, filters: [] });
+      const where = scopeWhere('e.time', { ...scope, filters: [] });
       const viewed = await this.db.select<{ url: string }>(`SELECT DISTINCT e.url FROM ${this.t('ecommerce_events')} e WHERE e.type = 'product_view' AND ${where.sql}`, where.params);
       for (const { url } of viewed) if (paths.has(pathOfStored(url))) urls.add(url);
     }

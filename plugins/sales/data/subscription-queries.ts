@@ -15,29 +15,27 @@ export interface DayTotals {
 export type DistributionKey = 'gateway' | 'currency' | 'country_code';
 
 /**
- * Subscription figures: states at an instant from the periods table, flows
- * over a window from the daily aggregation (day-aligned windows). `country`
- * narrows every figure to the subscriptions of one country (their billing
- * country, ISO 3166-1 alpha-2), as a `country` filter asks; null is every one.
+ * Subscription figures of one site: states at an instant from the periods
+ * table, flows over a window from the daily aggregation (day-aligned
+ * windows). `country` narrows every figure to the subscriptions of one
+ * country (their billing country, ISO 3166-1 alpha-2), as a `country` filter
+ * asks; null is every one.
  */
 export class SubscriptionQueries {
   constructor(
     private readonly db: Database,
+    private readonly siteId: number,
     private readonly country: string | null = null,
   ) {}
-
-  /** The same queries narrowed to one country (null: every one). */
-  inCountry(country: string | null): SubscriptionQueries {
-    return new SubscriptionQueries(this.db, country);
-  }
 
   private t(name: string): string {
     return tbl(this.db, name);
   }
 
-  /** ` AND <column> = ?` with its value when a country is chosen, else nothing. */
+  /** ` AND` the site of the row holding `column`, and `<column> = ?` when a country is chosen. */
   private byCountry(column: string): { sql: string; params: unknown[] } {
-    return this.country === null ? { sql: '', params: [] } : { sql: ` AND ${column} = ?`, params: [this.country] };
+    const site = { sql: ` AND ${column.replace(/country_code$/, 'site_id')} = ?`, params: [this.siteId] };
+    return this.country === null ? site : { sql: `${site.sql} AND ${column} = ?`, params: [this.siteId, this.country] };
   }
 
   /** Rows of `alias` (carrying `subscription_ref`) joined to their subscription `s`. */
@@ -45,9 +43,9 @@ export class SubscriptionQueries {
     return `JOIN ${this.t('subscriptions')} s ON s.ID = ${alias}.subscription_ref`;
   }
 
-  /** Whether any subscription was recorded (in any country). */
+  /** Whether the site recorded any subscription (in any country). */
   async any(): Promise<boolean> {
-    const rows = await this.db.select(`SELECT 1 AS x FROM ${this.t('subscriptions')} LIMIT 1`);
+    const rows = await this.db.select(`SELECT 1 AS x FROM ${this.t('subscriptions')} WHERE site_id = ? LIMIT 1`, [this.siteId]);
     return rows.length > 0;
   }
 

@@ -15,12 +15,12 @@ export interface SalesWindow {
  * a window wholly before it becomes empty. The previous period is the same
  * number of days before the window actually queried.
  */
-export function clampedWindow(request: DataRequest, floor: number | null, currency: string, timezone: string): SalesWindow {
+export function clampedWindow(siteId: number, request: DataRequest, floor: number | null, currency: string, timezone: string): SalesWindow {
   const start = floor === null ? request.range.start : Math.min(Math.max(request.range.start, floor), request.range.end);
   const range: TimeRange = { start, end: request.range.end };
   return {
-    scope: { range, filters: request.filters },
-    previous: { range: previousPeriod(range, timezone), filters: request.filters },
+    scope: { siteId, range, filters: request.filters },
+    previous: { siteId, range: previousPeriod(range, timezone), filters: request.filters },
     dateStart: isoDay(start, timezone),
     dateEnd: request.dateEnd,
     currency,

@@ -1,4 +1,4 @@
-import { badRequest, DEFAULT_SITE_ID, nameList, type PluginContext, SvcError } from '../../../core';
+import { badRequest, nameList, type PluginContext, SvcError } from '../../../core';
 import type { DatatableInput, SalesService } from '../contract';
 import { BASE, DATATABLE_METRICS } from '../data/register';
 
@@ -52,7 +52,7 @@ export function datatableService(ctx: PluginContext): Pick<SalesService, 'datata
       if (metrics.length === 0) throw new SvcError('svc_abilities_invalid_metrics', 'None of the requested or default metrics is valid for this datatable.', 400);
       const { rest, type } = splitType(input.query.filters);
       if (type !== null && type !== TABLE_TYPE[id]) return { rows: [], metrics };
-      const rows = await ctx.statistics.runTable(id, { ...input.query, metrics, filters: rest }, { queryId: `datatable_${id}`, siteId: DEFAULT_SITE_ID }, BASE);
+      const rows = await ctx.statistics.runTable(id, { ...input.query, metrics, filters: rest }, { queryId: `datatable_${id}`, siteId: input.siteId }, BASE);
       return { rows, metrics };
     },
   };

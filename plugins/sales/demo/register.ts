@@ -1,3 +1,4 @@
+import { DEFAULT_SITE_ID } from '../../../core';
 import type { SalesApp } from '../app';
 import { MAX_EVENTS } from '../ingest/ingest';
 import { demoShop } from './demo-shop';
@@ -15,7 +16,7 @@ export function tapDemo(app: SalesApp): void {
   ctx.hooks.addAction('svc_demo_generated', async (visits) => {
     const events = demoShop(visits, new URL(ctx.config.baseUrl).origin, ctx.clock.unix());
     let accepted = 0;
-    for (let i = 0; i < events.length; i += MAX_EVENTS) accepted += (await app.ingest(events.slice(i, i + MAX_EVENTS), { source: DEMO_SOURCE })).accepted;
+    for (let i = 0; i < events.length; i += MAX_EVENTS) accepted += (await app.ingest(events.slice(i, i + MAX_EVENTS), { source: DEMO_SOURCE, siteId: DEFAULT_SITE_ID })).accepted;
     ctx.logger.info({ events: events.length, accepted }, `demo shop: ${accepted} ecommerce events for ${visits.length} page views`);
   });
   ctx.hooks.declareFilter('svc_demo_removal', ['report']);

@@ -20,8 +20,8 @@ export interface DemoShopRemoval {
 export function removeDemoShop(db: Database, timezone: string): Promise<DemoShopRemoval> {
   const demo = (table: string) => `SELECT ID FROM ${tbl(db, table)} WHERE source = ?`;
   return db.transaction(async (t) => {
-    const times = await db.select<{ time: number }>(
-      `SELECT DISTINCT time FROM ${tbl(db, 'subscription_events')} WHERE subscription_ref IN (${demo('subscriptions')})`,
+    const times = await db.select<{ site_id: number; time: number }>(
+      `SELECT DISTINCT site_id, time FROM ${tbl(db, 'subscription_events')} WHERE subscription_ref IN (${demo('subscriptions')})`,
       [DEMO_SOURCE],
       t,
     );
@@ -36,7 +36,10 @@ export function removeDemoShop(db: Database, timezone: string): Promise<DemoShop
     const orders = await db.execute(`DELETE FROM ${tbl(db, 'ecommerce_orders')} WHERE source = ?`, [DEMO_SOURCE], t);
     const events = await db.execute(`DELETE FROM ${tbl(db, 'ecommerce_events')} WHERE source = ?`, [DEMO_SOURCE], t);
     await db.execute(`DELETE FROM ${tbl(db, 'ecommerce_received')} WHERE source = ?`, [DEMO_SOURCE], t);
-    for (const day of daysOf(times.map((r) => num(r.time)), timezone)) await aggregateDay(db, day, timezone, t);
+    for (const siteId of new Set(times.map((r) => num(r.site_id)))) {
+      const ofSite = times.filter((r) => num(r.site_id) === siteId).map((r) => num(r.time));
+      for (const day of daysOf(ofSite, timezone)) await aggregateDay(db, siteId, day, timezone, t);
+    }
     return { orders, subscriptions, events };
   }, { writes: true });
 }

@@ -51,15 +51,16 @@ export class Ingestor {
     };
   }
 
-  /** Takes back a stored refund that did not go through after all; false when there is none by that id. */
-  withdrawRefund(source: string, refundId: string): Promise<boolean> {
+  /** Takes back a stored refund of the site that did not go through after all; false when there is none by that id. */
+  withdrawRefund(siteId: number, source: string, refundId: string): Promise<boolean> {
     const { db } = this.deps;
-    return db.transaction((t) => new RefundWriter(db).withdraw(source, refundId, t), { writes: true });
+    return db.transaction((t) => new RefundWriter(db).withdraw(siteId, source, refundId, t), { writes: true });
   }
 
   private async write(valid: readonly Valid[], options: IngestOptions, now: number, t: Transaction) {
     const { db, timezone } = this.deps;
-    const linker = new VisitorLinker(db, this.deps.campaigns);
+    const { siteId } = options;
+    const linker = new VisitorLinker(db, siteId, this.deps.campaigns);
     const refunds = new RefundWriter(db);
     const rejected: IngestRejection[] = [];
     const refs = new Map<string, number>();
@@ -72,7 +73,7 @@ export class Ingestor {
       if (event.type === 'refund') {
         // A refund is checked against its order before its id is taken, so a refused one can be sent again.
         try {
-          refund = await refunds.plan(event, options.source, t);
+          refund = await refunds.plan(event, siteId, options.source, t);
           if (!refund) continue;
         } catch (err) {
           if (!(err instanceof FieldError)) throw err;
@@ -88,27 +89,28 @@ export class Ingestor {
         await refunds.write(refund, t);
       } else if (event.type === 'subscription') {
         let ref = refs.get(event.subscription_id);
-        if (ref === undefined) refs.set(event.subscription_id, (ref = await subscriptionRef(db, options.source, event, t)));
+        if (ref === undefined) refs.set(event.subscription_id, (ref = await subscriptionRef(db, siteId, options.source, event, t)));
         if (event.uid) await linkSubscriber(db, ref, event.uid, await linker.trafficSource(event.uid, event.time, t), t);
         subscriptionEvents.push({ ref, event });
       } else if (event.type === 'order') {
-        if (!(await this.writeOrder(event, options.source, linker, t))) continue;
+        if (!(await this.writeOrder(event, siteId, options.source, linker, t))) continue;
         shopTimes.push(event.time);
       } else if (event.type !== 'refund') {
-        visitorRows.push(await this.visitorRow(event, options.source, linker, t));
+        visitorRows.push(await this.visitorRow(event, siteId, options.source, linker, t));
         shopTimes.push(event.time);
       }
       accepted++;
     }
     if (visitorRows.length) await insertRows(db, 'ecommerce_events', visitorRows, t);
-    if (subscriptionEvents.length) await insertSubscriptionEvents(db, subscriptionEvents, t);
-    for (const ref of new Set(subscriptionEvents.map((s) => s.ref))) await rebuildSubscription(db, ref, t);
-    if (options.aggregate !== false) for (const day of daysOf(subscriptionEvents.map((s) => s.event.time), timezone)) await aggregateDay(db, day, timezone, t);
+    if (subscriptionEvents.length) await insertSubscriptionEvents(db, siteId, subscriptionEvents, t);
+    for (const ref of new Set(subscriptionEvents.map((s) => s.ref))) await rebuildSubscription(db, siteId, ref, t);
+    if (options.aggregate !== false) for (const day of daysOf(subscriptionEvents.map((s) => s.event.time), timezone)) await aggregateDay(db, siteId, day, timezone, t);
     return { accepted, shopTimes, rejected };
   }
 
-  private async visitorRow(e: VisitorEvent, source: string, linker: VisitorLinker, t: Transaction): Promise<Record<string, unknown>> {
+  private async visitorRow(e: VisitorEvent, siteId: number, source: string, linker: VisitorLinker, t: Transaction): Promise<Record<string, unknown>> {
     return {
+      site_id: siteId,
       type: e.type,
       source,
       uid: e.uid,
@@ -124,13 +126,14 @@ export class Ingestor {
     };
   }
 
-  /** False when the source already sent this order. */
-  private async writeOrder(e: OrderEvent, source: string, linker: VisitorLinker, t: Transaction): Promise<boolean> {
+  /** False when the source already sent this order to the site. */
+  private async writeOrder(e: OrderEvent, siteId: number, source: string, linker: VisitorLinker, t: Transaction): Promise<boolean> {
     const sessionId = await linker.session(e.uid, e.time, t);
     const ref = await insertIgnore(
       this.deps.db,
       'ecommerce_orders',
       {
+        site_id: siteId,
         order_id: e.order_id,
         source,
         uid: e.uid,
@@ -144,7 +147,7 @@ export class Ingestor {
       t,
     );
     if (!ref) return false;
-    await insertRows(this.deps.db, 'ecommerce_order_items', e.items.map((item) => ({ order_ref: ref, ...item, currency: e.currency, time: e.time })), t);
+    await insertRows(this.deps.db, 'ecommerce_order_items', e.items.map((item) => ({ site_id: siteId, order_ref: ref, ...item, currency: e.currency, time: e.time })), t);
     return true;
   }
 }

@@ -25,6 +25,7 @@ interface StoredOrder {
 
 /** A checked refund, ready to be written. */
 export interface PlannedRefund {
+  siteId: number;
   source: string;
   refundId: string;
   order: StoredOrder;
@@ -50,9 +51,9 @@ export class RefundWriter {
    * locked first (in a `writes` transaction), so concurrent refunds of one
    * order take turns and each sees what the ones before it took.
    */
-  async plan(e: RefundEvent, source: string, t: Transaction): Promise<PlannedRefund | null> {
-    const ref = await this.lockOrder(source, e.order_id, t);
-    if (await this.exists(source, e.refund_id, t)) return null;
+  async plan(e: RefundEvent, siteId: number, source: string, t: Transaction): Promise<PlannedRefund | null> {
+    const ref = await this.lockOrder(siteId, source, e.order_id, t);
+    if (await this.exists(siteId, source, e.refund_id, t)) return null;
     const order = ref === null ? null : await this.order(ref, t);
     if (!order) throw new FieldError('svc_unknown_order', `order_id ${e.order_id} is not an order this sender has sent.`);
     if (e.currency !== null && e.currency !== order.currency) throw invalid(`currency must be the order's currency, ${order.currency}.`);
@@ -61,24 +62,24 @@ export class RefundWriter {
     const amount = e.amount ?? (items ? items.reduce((n, i) => n + i.amount, 0) : order.left);
     if (order.left <= CENT && amount <= CENT) throw invalid(`order ${e.order_id} has been refunded in full already.`);
     if (amount > order.left + CENT) throw invalid(`amount is more than the ${money(order.left, order.currency)} left to refund of order ${e.order_id}.`);
-    return { source, refundId: e.refund_id, order, amount, time: e.time, items: items ?? this.impliedItems(order, amount) };
+    return { siteId, source, refundId: e.refund_id, order, amount, time: e.time, items: items ?? this.impliedItems(order, amount) };
   }
 
   async write(p: PlannedRefund, t: Transaction): Promise<void> {
     const { id } = await this.db.insert(
-      `INSERT INTO ${tbl(this.db, 'ecommerce_refunds')} (refund_id, source, order_ref, currency, amount, time) VALUES (?, ?, ?, ?, ?, ?)`,
-      [p.refundId, p.source, p.order.ref, p.order.currency, p.amount, p.time],
+      `INSERT INTO ${tbl(this.db, 'ecommerce_refunds')} (site_id, refund_id, source, order_ref, currency, amount, time) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      [p.siteId, p.refundId, p.source, p.order.ref, p.order.currency, p.amount, p.time],
       t,
     );
     const items = p.items.filter((i) => i.quantity > 0 || i.amount > 0);
     if (items.length) {
-      await insertRows(this.db, 'ecommerce_refund_items', items.map((i) => ({ refund_ref: id, order_ref: p.order.ref, ...i, currency: p.order.currency, time: p.time })), t);
+      await insertRows(this.db, 'ecommerce_refund_items', items.map((i) => ({ site_id: p.siteId, refund_ref: id, order_ref: p.order.ref, ...i, currency: p.order.currency, time: p.time })), t);
     }
   }
 
   /** Deletes a stored refund with its products; its id stays received, so a late copy of it is a duplicate. */
-  async withdraw(source: string, refundId: string, t: Transaction): Promise<boolean> {
-    const [r] = await this.db.select(`SELECT ID FROM ${tbl(this.db, 'ecommerce_refunds')} WHERE source = ? AND refund_id = ?`, [source, refundId], t);
+  async withdraw(siteId: number, source: string, refundId: string, t: Transaction): Promise<boolean> {
+    const [r] = await this.db.select(`SELECT ID FROM ${tbl(this.db, 'ecommerce_refunds')} WHERE site_id = ? AND source = ? AND refund_id = ?`, [siteId, source, refundId], t);
     if (!r) return false;
     await this.db.execute(`DELETE FROM ${tbl(this.db, 'ecommerce_refund_items')} WHERE refund_ref = ?`, [num(r.ID)], t);
     await this.db.execute(`DELETE FROM ${tbl(this.db, 'ecommerce_refunds')} WHERE ID = ?`, [num(r.ID)], t);
@@ -116,14 +117,18 @@ export class RefundWriter {
   }
 
   /** The order's ID, its row locked until the transaction ends; null when the sender sent no such order. */
-  private async lockOrder(source: string, orderId: string, t: Transaction): Promise<number | null> {
-    const [o] = await this.db.select(`SELECT ID FROM ${tbl(this.db, 'ecommerce_orders')} WHERE source = ? AND order_id = ?${LOCK_ROWS[this.db.dialect]}`, [source, orderId], t);
+  private async lockOrder(siteId: number, source: string, orderId: string, t: Transaction): Promise<number | null> {
+    const [o] = await this.db.select(`SELECT ID FROM ${tbl(this.db, 'ecommerce_orders')} WHERE site_id = ? AND source = ? AND order_id = ?${LOCK_ROWS[this.db.dialect]}`, [
+      siteId,
+      source,
+      orderId,
+    ], t);
     return o ? num(o.ID) : null;
   }
 
   /** Whether the sender already sent this refund. */
-  private async exists(source: string, refundId: string, t: Transaction): Promise<boolean> {
-    const rows = await this.db.select(`SELECT 1 AS x FROM ${tbl(this.db, 'ecommerce_refunds')} WHERE source = ? AND refund_id = ?`, [source, refundId], t);
+  private async exists(siteId: number, source: string, refundId: string, t: Transaction): Promise<boolean> {
+    const rows = await this.db.select(`SELECT 1 AS x FROM ${tbl(this.db, 'ecommerce_refunds')} WHERE site_id = ? AND source = ? AND refund_id = ?`, [siteId, source, refundId], t);
     return rows.length > 0;
   }
 

@@ -27,8 +27,8 @@ function referrerDomain(referrer: string): string {
 /**
  * Links shop events to the visitor's tracked session through the uid, so
  * country (city_code), device, campaign and traffic source come from
- * tracking. One linker serves one ingestion call and reads each visitor's
- * sessions once.
+ * tracking. One linker serves one ingestion call of one site and reads
+ * each visitor's sessions of that site once.
  */
 export class VisitorLinker {
   private readonly sessions = new Map<string, KnownSession[]>();
@@ -36,6 +36,7 @@ export class VisitorLinker {
 
   constructor(
     private readonly db: Database,
+    private readonly siteId: number,
     /** The sources plugin's parsed campaigns, when it is loaded. */
     private readonly campaigns: () => SvcServices['campaigns'] | undefined,
   ) {}
@@ -44,7 +45,7 @@ export class VisitorLinker {
   private async known(uid: string, t: Transaction): Promise<KnownSession[]> {
     let known = this.sessions.get(uid);
     if (!known) {
-      const rows = await this.db.select<{ ID: number; time: number; referrer: string }>(`SELECT ID, time, referrer FROM ${tbl(this.db, 'sessions')} WHERE uid = ? ORDER BY time, ID`, [uid], t);
+      const rows = await this.db.select<{ ID: number; time: number; referrer: string }>(`SELECT ID, time, referrer FROM ${tbl(this.db, 'sessions')} WHERE site_id = ? AND uid = ? ORDER BY time, ID`, [this.siteId, uid], t);
       known = rows.map((r) => ({ id: num(r.ID), time: num(r.time), referrer: r.referrer ?? '' }));
       this.sessions.set(uid, known);
     }

@@ -2,6 +2,7 @@ import type { Migration } from '../../../core';
 import { ecommerceTables } from './0001-ecommerce';
 import { trafficSource } from './0002-traffic-source';
 import { refunds } from './0003-refunds';
+import { ecommerceSites } from './0004-sites';
 
 /** The sales plugin's schema, in order. */
-export const salesMigrations: readonly Migration[] = [ecommerceTables, trafficSource, refunds];
+export const salesMigrations: readonly Migration[] = [ecommerceTables, trafficSource, refunds, ecommerceSites];

@@ -20,7 +20,8 @@ async function reachable<T>(label: string, work: () => Promise<T>): Promise<T> {
  * raw so the store can check its signature before anything is parsed; the
  * events it makes of them go through the ingestion path with its `source`,
  * and refunds that failed after all are taken back (the answer's `withdrawn`
- * counts them, when there are any).
+ * counts them, when there are any). The events go to the site the
+ * delivery URL names (`?site=`), the default site without one.
  */
 export function webhookRoute(sales: Pick<SalesService, 'ingest' | 'withdrawRefund'>, store: StoreWebhook): WebhookRoute {
   return {
@@ -29,13 +30,13 @@ export function webhookRoute(sales: Pick<SalesService, 'ingest' | 'withdrawRefun
     capability: null,
     nonce: 'none',
     before: [express.raw({ type: () => true, limit: WEBHOOK_BODY_LIMIT })],
-    handler: async ({ body, headers }) => {
+    handler: async ({ body, headers, site }) => {
       const raw = Buffer.isBuffer(body) ? body : Buffer.alloc(0);
-      const delivery = await reachable(store.label, () => store.receive(raw, headers));
+      const delivery = await reachable(store.label, () => store.receive(raw, headers, site.id));
       if (delivery === null) return { success: true };
-      const result = await sales.ingest(delivery.events, { source: store.source });
+      const result = await sales.ingest(delivery.events, { source: store.source, siteId: site.id });
       let withdrawn = 0;
-      for (const id of delivery.failedRefunds ?? []) if (await sales.withdrawRefund(store.source, id)) withdrawn++;
+      for (const id of delivery.failedRefunds ?? []) if (await sales.withdrawRefund(site.id, store.source, id)) withdrawn++;
       return { success: true, ...result, ...(withdrawn ? { withdrawn } : {}) };
     },
   };

@@ -5,12 +5,13 @@ import { insertIgnore, insertRows, num, tbl } from '../db';
 import type { SubscriptionEvent } from '../ingest/validate';
 import { type StoredSubscriptionEvent, replay } from './state';
 
-/** The subscription row of (source, subscription_id), created on its first event. */
-export async function subscriptionRef(db: Database, source: string, e: SubscriptionEvent, t: Transaction): Promise<number> {
+/** The subscription row of (site, source, subscription_id), created on its first event. */
+export async function subscriptionRef(db: Database, siteId: number, source: string, e: SubscriptionEvent, t: Transaction): Promise<number> {
   await insertIgnore(
     db,
     'subscriptions',
     {
+      site_id: siteId,
       source,
       subscription_id: e.subscription_id,
       product_id: e.product_id,
@@ -27,16 +28,20 @@ export async function subscriptionRef(db: Database, source: string, e: Subscript
     },
     t,
   );
-  const [row] = await db.select<{ ID: number }>(`SELECT ID FROM ${tbl(db, 'subscriptions')} WHERE source = ? AND subscription_id = ?`, [source, e.subscription_id], t);
+  const [row] = await db.select<{ ID: number }>(`SELECT ID FROM ${tbl(db, 'subscriptions')} WHERE site_id = ? AND source = ? AND subscription_id = ?`, [
+    siteId,
+    source,
+    e.subscription_id,
+  ], t);
   return num(row!.ID);
 }
 
-/** The state of (source, subscription_id) and the start of its current period, or null when it is not stored. */
-export async function subscriptionStanding(db: Database, source: string, subscriptionId: string): Promise<SubscriptionStanding | null> {
+/** The state of the site's (source, subscription_id) and the start of its current period, or null when it is not stored. */
+export async function subscriptionStanding(db: Database, siteId: number, source: string, subscriptionId: string): Promise<SubscriptionStanding | null> {
   const [row] = await db.select<{ status: string; since: number | null }>(
     `SELECT s.status, MAX(p.period_start) AS since FROM ${tbl(db, 'subscriptions')} s LEFT JOIN ${tbl(db, 'subscription_periods')} p ON p.subscription_ref = s.ID
-      WHERE s.source = ? AND s.subscription_id = ? GROUP BY s.ID, s.status`,
-    [source, subscriptionId],
+      WHERE s.site_id = ? AND s.source = ? AND s.subscription_id = ? GROUP BY s.ID, s.status`,
+    [siteId, source, subscriptionId],
   );
   return row ? { status: row.status as SubscriptionStanding['status'], since: num(row.since) } : null;
 }
@@ -50,11 +55,12 @@ export async function linkSubscriber(db: Database, ref: number, uid: string, tra
   await db.execute(`UPDATE ${tbl(db, 'subscriptions')} SET uid = ?, traffic_source = ? WHERE ID = ? AND uid = ''`, [uid, trafficSource, ref], t);
 }
 
-export async function insertSubscriptionEvents(db: Database, events: ReadonlyArray<{ ref: number; event: SubscriptionEvent }>, t: Transaction): Promise<void> {
+export async function insertSubscriptionEvents(db: Database, siteId: number, events: ReadonlyArray<{ ref: number; event: SubscriptionEvent }>, t: Transaction): Promise<void> {
   await insertRows(
     db,
     'subscription_events',
     events.map(({ ref, event: e }) => ({
+      site_id: siteId,
       subscription_ref: ref,
       event: e.event,
       product_id: e.product_id,
@@ -84,8 +90,8 @@ interface EventRow {
   country_code: string;
 }
 
-/** Replays one subscription's events into its periods and current row. */
-export async function rebuildSubscription(db: Database, ref: number, t: Transaction): Promise<void> {
+/** Replays one subscription of the site's events into its periods and current row. */
+export async function rebuildSubscription(db: Database, siteId: number, ref: number, t: Transaction): Promise<void> {
   const rows = await db.select<EventRow>(
     `SELECT event, time, amount, currency, product_id, product_name, billing_period, billing_interval, gateway, country_code
        FROM ${tbl(db, 'subscription_events')} WHERE subscription_ref = ? ORDER BY time, ID`,
@@ -109,7 +115,7 @@ export async function rebuildSubscription(db: Database, ref: number, t: Transact
   await insertRows(
     db,
     'subscription_periods',
-    result.periods.map((p) => ({ subscription_ref: ref, state: p.state, period_start: p.start, period_end: p.end, mrr: p.mrr, currency: p.currency, product_id: p.product_id })),
+    result.periods.map((p) => ({ site_id: siteId, subscription_ref: ref, state: p.state, period_start: p.start, period_end: p.end, mrr: p.mrr, currency: p.currency, product_id: p.product_id })),
     t,
   );
   const l = result.latest;

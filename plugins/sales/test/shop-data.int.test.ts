@@ -1,3 +1,4 @@
+import { DEFAULT_SITE_ID } from '../../../core';
 import { ManualClock } from '../../../core';
 import type { HttpClient } from '../../../test/helpers/http-client';
 import type { TestKernel } from '../../../test/helpers/test-kernel';
@@ -390,8 +391,7 @@ describe('sales data of a hand-built shop', () => {
 
   it('offers the datatables to other plugins through the sales service', async () => {
     const sales = tk.kernel.services.get('sales')!;
-    const { rows, metrics } = await sales.datatable('sales_products', {
-      query: { ...MARCH, metrics: ['nope'], filters: [{ key: 'type', value: 'purchase' }], limit: 2 },
+    const { rows, metrics } = await sales.datatable('sales_products', { siteId: DEFAULT_SITE_ID, query: { ...MARCH, metrics: ['nope'], filters: [{ key: 'type', value: 'purchase' }], limit: 2 },
       defaultMetrics: ['product', 'sales', 'revenue'],
     });
     expect(metrics).toEqual(['product', 'sales', 'revenue']);
@@ -399,11 +399,11 @@ describe('sales data of a hand-built shop', () => {
       { product_id: 1, currency: 'EUR', product: 'Mug', sales: 5, revenue: { currency: 'EUR', value: 50 } },
       { product_id: 3, currency: 'USD', product: 'Hat', sales: 1, revenue: { currency: 'USD', value: 30 } },
     ]);
-    expect((await sales.datatable('sales_products', { query: { ...MARCH, filters: [{ key: 'type', value: 'subscription' }] } })).rows).toEqual([]);
-    await expect(sales.datatable('subscription_products', { query: { metrics: ['x'] }, defaultMetrics: ['y'] })).rejects.toMatchObject({
+    expect((await sales.datatable('sales_products', { siteId: DEFAULT_SITE_ID, query: { ...MARCH, filters: [{ key: 'type', value: 'subscription' }] } })).rows).toEqual([]);
+    await expect(sales.datatable('subscription_products', { siteId: DEFAULT_SITE_ID, query: { metrics: ['x'] }, defaultMetrics: ['y'] })).rejects.toMatchObject({
       code: 'svc_abilities_invalid_metrics',
       status: 400,
     });
-    await expect(sales.datatable('orders', { query: {} })).rejects.toMatchObject({ code: 'svc_abilities_unknown_datatable', status: 404, message: 'Unknown datatable endpoint.' });
+    await expect(sales.datatable('orders', { siteId: DEFAULT_SITE_ID, query: {} })).rejects.toMatchObject({ code: 'svc_abilities_unknown_datatable', status: 404, message: 'Unknown datatable endpoint.' });
   });
 });

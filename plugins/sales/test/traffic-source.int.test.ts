@@ -1,3 +1,4 @@
+import { DEFAULT_SITE_ID } from '../../../core';
 import { ManualClock } from '../../../core';
 import type { HttpClient } from '../../../test/helpers/http-client';
 import type { TestKernel } from '../../../test/helpers/test-kernel';
@@ -102,10 +103,10 @@ describe('the traffic source of orders, carts and subscriptions', () => {
 
   it('offers the grouping through the sales service with the abilities rules (utm_source is the source)', async () => {
     const sales = tk.kernel.services.get('sales')!;
-    const run = await sales.datatable('sales_products', { query: { ...MARCH, group_by: ['source'] }, defaultMetrics: ['product', 'sales', 'revenue'] });
+    const run = await sales.datatable('sales_products', { siteId: DEFAULT_SITE_ID, query: { ...MARCH, group_by: ['source'] }, defaultMetrics: ['product', 'sales', 'revenue'] });
     expect(run.metrics).toEqual(['sales', 'revenue']);
     expect(run.rows[0]).toEqual({ source: 'Newsletter', currency: 'EUR', sales: 2, revenue: money(20) });
-    const subs = await sales.datatable('subscription_products', { query: { ...MARCH, group_by: ['source'], metrics: ['plan'] }, defaultMetrics: ['plan', 'active_subscribers'] });
+    const subs = await sales.datatable('subscription_products', { siteId: DEFAULT_SITE_ID, query: { ...MARCH, group_by: ['source'], metrics: ['plan'] }, defaultMetrics: ['plan', 'active_subscribers'] });
     expect(subs.metrics).toEqual(['active_subscribers']);
   });
   it('keeps sources that differ in case apart, on every database', async () => {

@@ -1,13 +1,13 @@
 import path from 'node:path';
 import ejs from 'ejs';
 import { type Request, type Response, Router } from 'express';
-import { ANONYMOUS, type PluginContext } from '../../../core';
+import { ANONYMOUS, DEFAULT_SITE_ID, type PluginContext } from '../../../core';
 import type { StoryApp } from '../app';
 import { storyView } from '../services/story-page';
 import { sharedView } from '../services/view-state';
 import { isViewer } from '../services/viewer';
 import { DASHBOARD_PATH, STORY_TAB, TOKEN_PARAM, isShareTab, isTokenFormat } from '../shared/constants';
-import type { ShareLink } from '../types';
+import type { BoundLink } from '../types';
 
 const VIEWS = path.join(__dirname, '..', 'views');
 export const STORY_SCRIPT = 'plugins/story/client/story.entry.ts';
@@ -49,7 +49,7 @@ export function createDashboardRouter(ctx: PluginContext, app: StoryApp): Router
   };
 
   /** Signs the browser in as the viewer for `link`, unless it already is, for this link, within 24 hours, or a person is signed in. */
-  const enter = async (req: Request, link: ShareLink) => {
+  const enter = async (req: Request, link: BoundLink) => {
     if (!person(req) && !app.sessions.belongsTo(req, link.token)) await app.sessions.signIn(req, link);
   };
 
@@ -72,8 +72,9 @@ export function createDashboardRouter(ctx: PluginContext, app: StoryApp): Router
 
     if (tab === STORY_TAB) {
       const reports = app.reports();
-      const report = link.report_id > 0 && reports ? await reports.reportObject(link.report_id, { is_shared_link: true }) : null;
-      if (!reports || !report || Array.isArray(report)) {
+      const site = await ctx.sites.get(link.siteId);
+      const report = link.report_id > 0 && reports && site ? await reports.reportObject(site.id, link.report_id, { is_shared_link: true }) : null;
+      if (!reports || !site || !report || Array.isArray(report)) {
         return message(res, 404, { title: 'This story is not available', message: 'The link does not open a report, or the report was switched off or removed.' });
       }
       const signedIn = person(req);
@@ -83,8 +84,9 @@ export function createDashboardRouter(ctx: PluginContext, app: StoryApp): Router
       await enter(req, link);
       return sharePage(res, 200, 'story.ejs', {
         restNonce: signedIn ? ctx.auth.nonces.create(signedIn, 'svc_nonce') : '',
-        ...storyView(report, reports),
-        host: new URL(ctx.config.baseUrl).host,
+        ...storyView(site, report, reports),
+        siteName: site.name,
+        siteId: site.id === DEFAULT_SITE_ID ? '' : String(site.id),
         token: link.token,
         apiPath: ctx.config.apiPath,
         style: await ctx.assets.versionedUrl(STORY_STYLE),
@@ -105,6 +107,7 @@ export function createDashboardRouter(ctx: PluginContext, app: StoryApp): Router
     res.set({ 'Cache-Control': 'no-store', 'X-Robots-Tag': 'noindex' });
     ctx.admin.serve(item.adminPath, req, res, next, {
       'share-token': link.token,
+      ...(link.siteId === DEFAULT_SITE_ID ? {} : { site: String(link.siteId) }),
       'share-permissions': JSON.stringify({ can_change_date: permissions.can_change_date, can_filter: permissions.can_filter }),
     });
   });

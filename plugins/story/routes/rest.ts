@@ -29,8 +29,8 @@ export function registerShareRoutes(ctx: PluginContext, app: StoryApp): void {
     path: '/do_action/get_share_token',
     capability: 'manage_svc_statistics',
     body: { limit: '16kb' },
-    handler: async ({ body }) => {
-      const link = await app.tokens.create(await parseShareInput(body, await shareInputDeps(ctx, app)));
+    handler: async ({ site, body }) => {
+      const link = await app.tokens.create(site.id, await parseShareInput(body, await shareInputDeps(ctx, app)));
       return { share_token: link.token, share_url: link.url };
     },
   });
@@ -40,11 +40,11 @@ export function registerShareRoutes(ctx: PluginContext, app: StoryApp): void {
     path: '/do_action/revoke_share_link',
     capability: 'manage_svc_statistics',
     body: { limit: '4kb' },
-    handler: async ({ body }) => {
+    handler: async ({ site, body }) => {
       const token = field(body, 'token');
       if (!isTokenFormat(token)) throw badRequest('token: 32 lowercase hexadecimal characters', 'svc_invalid_share_token', { field: 'token' });
-      const success = await app.tokens.revoke(token);
-      return { success, share_links: await app.tokens.getShareLinks() };
+      const success = await app.tokens.revoke(site.id, token);
+      return { success, share_links: await app.tokens.getShareLinks(site.id) };
     },
   });
 
@@ -53,8 +53,8 @@ export function registerShareRoutes(ctx: PluginContext, app: StoryApp): void {
     path: '/do_action/list_share_links',
     capability: 'manage_svc_statistics',
     body: { limit: '4kb' },
-    handler: async () => ({
-      share_links: await app.tokens.getShareLinks(),
+    handler: async ({ site }) => ({
+      share_links: await app.tokens.getShareLinks(site.id),
       shareable_tabs: (await app.tabs()).map(({ id, title }) => ({ id, title })),
     }),
   });
@@ -69,7 +69,7 @@ export function registerShareRoutes(ctx: PluginContext, app: StoryApp): void {
       const link = await app.tokens.resolve(field(body, 'token'));
       const reports = app.reports();
       if (!link || link.report_id === 0 || !reports) return ok([]);
-      return ok((await reports.reportObject(link.report_id, { is_shared_link: true })) ?? []);
+      return ok((await reports.reportObject(link.siteId, link.report_id, { is_shared_link: true })) ?? []);
     },
   });
 }

@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import type { SvcSharePermissions } from '../../../hooks';
 import { ANONYMOUS, type Clock, type Hooks, SESSION_COOKIE, type SvcError, unauthorized } from '../../../core';
 import { TOKEN_HEADER, TOKEN_PARAM, isTokenFormat } from '../shared/constants';
-import type { ShareLink } from '../types';
+import type { BoundLink } from '../types';
 import type { ShareTokens } from './tokens';
 import { type ViewerAccount, isViewer } from './viewer';
 
@@ -27,7 +27,7 @@ export interface ShareSessionsDeps {
 /** Permissions of the current link (the non-empty form of `SvcLinkPermissions`). */
 export type LinkPermissions = SvcSharePermissions & { is_shareable_link_viewer: boolean };
 
-export type SessionCheck = { link: ShareLink } | { error: SvcError };
+export type SessionCheck = { link: BoundLink } | { error: SvcError };
 
 /**
  * Viewer sessions: a visit to a live link signs the browser in as the viewer
@@ -35,8 +35,8 @@ export type SessionCheck = { link: ShareLink } | { error: SvcError };
  * 24 hours old or its link expired or was revoked.
  */
 export class ShareSessions {
-  private readonly named = new WeakMap<Request, Promise<ShareLink | null>>();
-  private readonly ofSession = new WeakMap<Request, Promise<ShareLink | null>>();
+  private readonly named = new WeakMap<Request, Promise<BoundLink | null>>();
+  private readonly ofSession = new WeakMap<Request, Promise<BoundLink | null>>();
 
   constructor(private readonly deps: ShareSessionsDeps) {}
 
@@ -47,7 +47,7 @@ export class ShareSessions {
   }
 
   /** The live link the request names, resolved once per request. */
-  linkOf(req: Request): Promise<ShareLink | null> {
+  linkOf(req: Request): Promise<BoundLink | null> {
     let link = this.named.get(req);
     if (!link) {
       link = this.deps.tokens.resolve(this.tokenOf(req));
@@ -57,7 +57,7 @@ export class ShareSessions {
   }
 
   /** The live link the request's viewer session was made for, resolved once per request. */
-  sessionLink(req: Request): Promise<ShareLink | null> {
+  sessionLink(req: Request): Promise<BoundLink | null> {
     let link = this.ofSession.get(req);
     if (!link) {
       link = this.deps.tokens.resolve(req.session?.svcShare?.token);
@@ -67,7 +67,7 @@ export class ShareSessions {
   }
 
   /** The link's permissions for this request after `svc_share_link_permissions` (§5 rule 7). */
-  async permissions(req: Request, link: ShareLink): Promise<LinkPermissions> {
+  async permissions(req: Request, link: BoundLink): Promise<LinkPermissions> {
     const base: LinkPermissions = { ...link.permissions, is_shareable_link_viewer: this.belongsTo(req, link.token) };
     const filtered: unknown = await this.deps.hooks.applyFilters('svc_share_link_permissions', base);
     const value = typeof filtered === 'object' && filtered !== null ? (filtered as Record<string, unknown>) : base;
@@ -87,7 +87,7 @@ export class ShareSessions {
   }
 
   /** Signs the browser in as the viewer for `link` (a new session id; any earlier sign-in ends). */
-  async signIn(req: Request, link: ShareLink): Promise<void> {
+  async signIn(req: Request, link: BoundLink): Promise<void> {
     const user = this.deps.viewer.user;
     await new Promise<void>((resolve, reject) => req.login(user, (err) => (err ? reject(err) : resolve())));
     req.session.svcShare = { token: link.token, started: this.deps.clock.unix() };

@@ -1,3 +1,4 @@
+import type { Site } from '../../../core';
 import { storyBlock } from '../shared/blocks';
 import type { ReportObject, ReportsService } from './report-types';
 
@@ -22,14 +23,14 @@ export interface StoryView {
   blocks: StoryBlockView[];
 }
 
-/** What the story page shows of a report in its shared-link form: only fields that form carries. */
-export function storyView(report: ReportObject, reports: ReportsService): StoryView {
+/** What the story page shows of a site's report in its shared-link form: only fields that form carries. */
+export function storyView(site: Site, report: ReportObject, reports: ReportsService): StoryView {
   return {
     report: { name: report.name },
-    period: reports.spanLabel(reports.period(report)),
+    period: reports.spanLabel(reports.period(site, report)),
     blocks: report.content.map((block) => {
       const spec = storyBlock(block.id);
-      const span = reports.blockPeriod(block, report);
+      const span = reports.blockPeriod(site, block, report);
       const own = block.date_range_enabled && block.date_range ? reports.spanLabel(span) : '';
       const filters = block.filters.map((f) => `${f.key}: ${f.value}`).join(', ');
       return {

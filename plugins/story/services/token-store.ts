@@ -4,6 +4,7 @@ import type { ShareInput, ShareLinkType } from '../types';
 /** A stored row of `{prefix}svc_share_tokens`. */
 export interface TokenRow {
   token: string;
+  site_id: number;
   report_id: number;
   tab: string;
   view_query: string;
@@ -20,9 +21,9 @@ export interface TokenQuery {
   reportId?: number;
 }
 
-const NUMERIC: ReadonlyArray<keyof TokenRow> = ['report_id', 'created', 'expires'];
+const NUMERIC: ReadonlyArray<keyof TokenRow> = ['site_id', 'report_id', 'created', 'expires'];
 
-/** Storage of share tokens; the token service is its only user. */
+/** Storage of share tokens, each bound to one site; the token service is its only user. */
 export class TokenStore {
   constructor(private readonly db: Database) {}
 
@@ -30,10 +31,10 @@ export class TokenStore {
     return this.db.quote(this.db.table('share_tokens'));
   }
 
-  /** Tokens not expired at `now` matching `query`, newest first. */
-  async live(now: number, query: TokenQuery): Promise<TokenRow[]> {
-    const where = ['(expires = 0 OR expires > ?)'];
-    const args: unknown[] = [now];
+  /** The site's tokens not expired at `now` matching `query`, newest first. */
+  async live(siteId: number, now: number, query: TokenQuery): Promise<TokenRow[]> {
+    const where = ['site_id = ?', '(expires = 0 OR expires > ?)'];
+    const args: unknown[] = [siteId, now];
     if (query.type === 'link') where.push('report_id = 0');
     if (query.type === 'report') where.push('report_id <> 0');
     if (query.token !== undefined) {
@@ -48,14 +49,21 @@ export class TokenStore {
     return rows.map(normalise);
   }
 
+  /** The live token `token` of whichever site it belongs to: a visitor's link names no site, its token does. */
+  async find(token: string, now: number): Promise<TokenRow | null> {
+    const [row] = await this.db.select<TokenRow>(`SELECT * FROM ${this.t} WHERE token = ? AND (expires = 0 OR expires > ?)`, [token, now]);
+    return row ? normalise(row) : null;
+  }
+
   /** Stores a dashboard link, or a report's token unless the report already has one; true when inserted. */
-  async insert(token: string, input: ShareInput, now: number): Promise<boolean> {
+  async insert(siteId: number, token: string, input: ShareInput, now: number): Promise<boolean> {
     if (input.reportId > 0) {
       // An expired token still holds the report's unique key until the daily purge.
       await this.db.execute(`DELETE FROM ${this.t} WHERE report_key = ? AND expires <> 0 AND expires <= ?`, [input.reportId, now]);
     }
     return insertIfAbsent(this.db, this.db.table('share_tokens'), {
       token,
+      site_id: siteId,
       report_id: input.reportId,
       report_key: input.reportId > 0 ? input.reportId : null,
       tab: input.tab,
@@ -82,21 +90,22 @@ export class TokenStore {
     await this.db.execute(`UPDATE ${this.t} SET expires = ? WHERE token = ? AND expires <> 0 AND expires < ?`, [expires, token, expires]);
   }
 
-  async delete(token: string): Promise<boolean> {
-    return (await this.db.execute(`DELETE FROM ${this.t} WHERE token = ?`, [token])) > 0;
+  async delete(siteId: number, token: string): Promise<boolean> {
+    return (await this.db.execute(`DELETE FROM ${this.t} WHERE site_id = ? AND token = ?`, [siteId, token])) > 0;
   }
 
   async deleteExpired(now: number): Promise<number> {
     return this.db.execute(`DELETE FROM ${this.t} WHERE expires <> 0 AND expires <= ?`, [now]);
   }
 
-  async reportIds(): Promise<number[]> {
-    const rows = await this.db.select<{ report_id: number }>(`SELECT DISTINCT report_id FROM ${this.t} WHERE report_id <> 0`);
-    return rows.map((r) => Number(r.report_id));
+  /** Every report that has a token, with the site of that token. */
+  async reportIds(): Promise<Array<{ siteId: number; reportId: number }>> {
+    const rows = await this.db.select<{ site_id: number; report_id: number }>(`SELECT DISTINCT site_id, report_id FROM ${this.t} WHERE report_id <> 0`);
+    return rows.map((r) => ({ siteId: Number(r.site_id), reportId: Number(r.report_id) }));
   }
 
-  async deleteForReport(reportId: number): Promise<number> {
-    return this.db.execute(`DELETE FROM ${this.t} WHERE report_id = ?`, [reportId]);
+  async deleteForReport(siteId: number, reportId: number): Promise<number> {
+    return this.db.execute(`DELETE FROM ${this.t} WHERE site_id = ? AND report_id = ?`, [siteId, reportId]);
   }
 }
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { type Clock, type Hooks, notFound, SvcError } from '../../../core';
 import { STORY_TAB, isTokenFormat } from '../shared/constants';
-import type { InitialState, ShareInput, ShareLink, ShareLinkType } from '../types';
+import type { BoundLink, InitialState, ShareInput, ShareLink, ShareLinkType } from '../types';
 import type { ReportsService } from './report-types';
 import { parsePermissions } from './share-input';
 import { shareUrl } from './share-urls';
@@ -32,7 +32,8 @@ function json<T>(text: string, fallback: T): T {
 /**
  * The token service: the only place share links are created and resolved
  * (§4.6). A value that is not 32 lowercase hex characters is refused before
- * the database is asked.
+ * the database is asked. Every token belongs to one site: managing links
+ * happens within a site, and a visitor's token resolves to its own site.
  */
 export class ShareTokens {
   constructor(private readonly deps: ShareTokensDeps) {}
@@ -43,40 +44,41 @@ export class ShareTokens {
    * and report, newest first and indexed from 0. Asked for the report links of
    * an existing report that has none, it makes one.
    */
-  async getShareLinks(type: ShareLinkType = 'all', token = '', reportId = 0): Promise<ShareLink[]> {
+  async getShareLinks(siteId: number, type: ShareLinkType = 'all', token = '', reportId = 0): Promise<ShareLink[]> {
     if (token !== '' && !isTokenFormat(token)) return [];
-    const rows = await this.deps.store.live(this.deps.clock.unix(), { type, token: token || undefined, reportId });
-    if (rows.length === 0 && type === 'report' && token === '' && reportId > 0 && (await this.reportExists(reportId))) {
-      return [await this.insertReportToken(reportId, await this.reportDefaults(reportId))];
+    const rows = await this.deps.store.live(siteId, this.deps.clock.unix(), { type, token: token || undefined, reportId });
+    if (rows.length === 0 && type === 'report' && token === '' && reportId > 0 && (await this.reportExists(siteId, reportId))) {
+      return [await this.insertReportToken(siteId, reportId, await this.reportDefaults(reportId))];
     }
     return rows.map((row) => this.toLink(row));
   }
 
-  /** The live link of `token`, or null (malformed, unknown, expired or revoked). */
-  async resolve(token: unknown): Promise<ShareLink | null> {
+  /** The live link of `token` with its site, or null (malformed, unknown, expired or revoked). */
+  async resolve(token: unknown): Promise<BoundLink | null> {
     if (!isTokenFormat(token)) return null;
-    return (await this.getShareLinks('all', token))[0] ?? null;
+    const row = await this.deps.store.find(token, this.deps.clock.unix());
+    return row ? { ...this.toLink(row), siteId: row.site_id } : null;
   }
 
-  /** `get_share_token`: a new dashboard link, or the report's token (made or renewed). */
-  async create(input: ShareInput): Promise<ShareLink> {
-    if (input.reportId === 0) return this.insert(input);
-    if (!(await this.reportExists(input.reportId))) throw notFound(`Report ${input.reportId} does not exist.`, 'svc_report_not_found');
-    const [existing] = await this.deps.store.live(this.deps.clock.unix(), { type: 'report', reportId: input.reportId });
-    if (!existing) return this.insertReportToken(input.reportId, input);
+  /** `get_share_token` on a site: a new dashboard link, or the report's token (made or renewed). */
+  async create(siteId: number, input: ShareInput): Promise<BoundLink> {
+    if (input.reportId === 0) return this.insert(siteId, input);
+    if (!(await this.reportExists(siteId, input.reportId))) throw notFound(`Report ${input.reportId} does not exist.`, 'svc_report_not_found');
+    const [existing] = await this.deps.store.live(siteId, this.deps.clock.unix(), { type: 'report', reportId: input.reportId });
+    if (!existing) return this.insertReportToken(siteId, input.reportId, input);
     await this.deps.store.renew(existing.token, input);
     return (await this.resolve(existing.token))!;
   }
 
-  /** Removes a link; false when no live link has that token. */
-  async revoke(token: string): Promise<boolean> {
+  /** Removes a link of the site; false when the site has no live link with that token. */
+  async revoke(siteId: number, token: string): Promise<boolean> {
     if (!isTokenFormat(token)) return false;
-    return this.deps.store.delete(token);
+    return this.deps.store.delete(siteId, token);
   }
 
-  /** The story URL of a report for its mails: its token, made when missing and kept alive 30 days from now. */
-  async reportLink(reportId: number): Promise<string> {
-    const [link] = await this.getShareLinks('report', '', reportId);
+  /** The story URL of a site's report for its mails: its token, made when missing and kept alive 30 days from now. */
+  async reportLink(siteId: number, reportId: number): Promise<string> {
+    const [link] = await this.getShareLinks(siteId, 'report', '', reportId);
     if (!link) throw notFound(`Report ${reportId} does not exist.`, 'svc_report_not_found');
     await this.deps.store.extend(link.token, this.deps.clock.unix() + REPORT_LINK_LIFETIME);
     return link.url;
@@ -87,16 +89,16 @@ export class ShareTokens {
     const expired = await this.deps.store.deleteExpired(this.deps.clock.unix());
     let orphaned = 0;
     if (this.deps.reports()) {
-      for (const id of await this.deps.store.reportIds()) {
-        if (!(await this.reportExists(id))) orphaned += await this.deps.store.deleteForReport(id);
+      for (const { siteId, reportId } of await this.deps.store.reportIds()) {
+        if (!(await this.reportExists(siteId, reportId))) orphaned += await this.deps.store.deleteForReport(siteId, reportId);
       }
     }
     return { expired, orphaned };
   }
 
-  private async reportExists(reportId: number): Promise<boolean> {
+  private async reportExists(siteId: number, reportId: number): Promise<boolean> {
     const reports = this.deps.reports();
-    return Boolean(reports && (await reports.reportObject(reportId)));
+    return Boolean(reports && (await reports.reportObject(siteId, reportId)));
   }
 
   private async reportDefaults(reportId: number): Promise<ShareInput> {
@@ -111,19 +113,19 @@ export class ShareTokens {
     };
   }
 
-  private async insert(input: ShareInput): Promise<ShareLink> {
+  private async insert(siteId: number, input: ShareInput): Promise<BoundLink> {
     const token = randomBytes(16).toString('hex');
-    if (!(await this.deps.store.insert(token, input, this.deps.clock.unix()))) {
+    if (!(await this.deps.store.insert(siteId, token, input, this.deps.clock.unix()))) {
       throw new SvcError('svc_share_token_collision', 'A new share token collided with a stored one; try again.', 500);
     }
     return (await this.resolve(token))!;
   }
 
   /** One token per report: of two nodes making it at once, the second renews the first one's. */
-  private async insertReportToken(reportId: number, input: ShareInput): Promise<ShareLink> {
+  private async insertReportToken(siteId: number, reportId: number, input: ShareInput): Promise<BoundLink> {
     const token = randomBytes(16).toString('hex');
-    if (await this.deps.store.insert(token, input, this.deps.clock.unix())) return (await this.resolve(token))!;
-    const [winner] = await this.deps.store.live(this.deps.clock.unix(), { type: 'report', reportId });
+    if (await this.deps.store.insert(siteId, token, input, this.deps.clock.unix())) return (await this.resolve(token))!;
+    const [winner] = await this.deps.store.live(siteId, this.deps.clock.unix(), { type: 'report', reportId });
     if (!winner) throw new SvcError('svc_share_token_collision', 'The report link could not be stored; try again.', 500);
     await this.deps.store.renew(winner.token, input);
     return (await this.resolve(winner.token))!;

@@ -1,3 +1,4 @@
+import { DEFAULT_SITE_ID } from '../../../core';
 import { createTestKernel } from '../../../test/helpers/test-kernel';
 import { type Json, type StoryKernel, dataAttribute, follow, startStoryKernel } from './support';
 
@@ -132,9 +133,9 @@ describe('share pages', () => {
     it('offers story as a report format and hands reports the story link of a report', async () => {
       const id = await k.report({ name: 'Linked' });
       const story = k.tk.kernel.services.get('story')!;
-      const url = await story.reportLink(id);
+      const url = await story.reportLink(DEFAULT_SITE_ID, id);
       expect(url).toMatch(new RegExp(`^${k.tk.url}/svc-dashboard/story/\\?svc_share_token=[a-f0-9]{32}$`));
-      expect(await story.reportLink(id)).toBe(url);
+      expect(await story.reportLink(DEFAULT_SITE_ID, id)).toBe(url);
       const links = (await k.action('list_share_links')).body.share_links.filter((l: Json) => l.report_id === id);
       expect(links).toHaveLength(1);
       expect(links[0].expires).toBe(k.clock.unix() + 30 * 86400);
@@ -214,7 +215,7 @@ describe('share URLs on a configured base URL', () => {
       const res = await admin.post(`${api}/do_action/get_share_token`, { json: { view_url: 'http://127.0.0.1/analytics/svc-admin/statistics?range=today' } });
       expect(res.body.share_url).toBe(`https://stats.example.com/analytics/svc-dashboard/statistics/?svc_share_token=${res.body.share_token}&range=today`);
       const created = await admin.post(`${api}/do_action/report/create`, { json: { report: { name: 'R', format: 'story', recipients: ['a@example.com'], content: [{ id: 'pages' }] } } });
-      const link = await tk.kernel.services.get('story')!.reportLink(created.body.data.report.id);
+      const link = await tk.kernel.services.get('story')!.reportLink(DEFAULT_SITE_ID, created.body.data.report.id);
       expect(link).toMatch(/^https:\/\/stats\.example\.com\/analytics\/svc-dashboard\/story\/\?svc_share_token=[a-f0-9]{32}$/);
       const page = await tk.client().get(`/svc-dashboard/statistics/?svc_share_token=${res.body.share_token}&range=today`);
       expect(page.status).toBe(200);

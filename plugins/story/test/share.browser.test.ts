@@ -1,3 +1,4 @@
+import { DEFAULT_SITE_ID } from '../../../core';
 /// <reference lib="dom" />
 /// <reference lib="dom.iterable" />
 import fs from 'node:fs';
@@ -127,7 +128,7 @@ describeBrowser('share links in a browser', () => {
       },
     });
     const id = created.body.data.report.id as number;
-    const url = await b.tk.kernel.services.get('story')!.reportLink(id);
+    const url = await b.tk.kernel.services.get('story')!.reportLink(DEFAULT_SITE_ID, id);
     const page = await visitor();
     await page.goto(url);
     await page.waitForSelector('[data-block="compare"] .metric-card');

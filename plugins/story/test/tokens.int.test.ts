@@ -1,3 +1,4 @@
+import { DEFAULT_SITE_ID } from '../../../core';
 import type { ShareService } from '../services/share-service';
 import { type Json, type StoryKernel, startStoryKernel } from './support';
 
@@ -65,7 +66,7 @@ describe('the token service (get_share_links)', () => {
     const made = await Promise.all([
       k.share({ report_id: reportId, expiration: '24h' }),
       k.share({ report_id: reportId, expiration: '30d' }),
-      k.tk.kernel.services.get('story')!.reportLink(reportId),
+      k.tk.kernel.services.get('story')!.reportLink(DEFAULT_SITE_ID, reportId),
     ]);
     expect(new Set([made[0].token, made[1].token])).toEqual(new Set([made[0].token]));
     expect(made[2]).toContain(made[0].token);
@@ -89,11 +90,11 @@ describe('the token service (get_share_links)', () => {
   it('keeps a report link alive for 30 days from each mail that carries it', async () => {
     const reportId = await k.report({ name: 'Weekly' });
     const story = k.tk.kernel.services.get('story')!;
-    const url = await story.reportLink(reportId);
+    const url = await story.reportLink(DEFAULT_SITE_ID, reportId);
     const token = /svc_share_token=([a-f0-9]{32})/.exec(url)![1]!;
     k.clock.advance(20 * 86400);
     try {
-      expect(await story.reportLink(reportId)).toBe(url);
+      expect(await story.reportLink(DEFAULT_SITE_ID, reportId)).toBe(url);
       const [link] = await share.tokens.get_share_links('all', token);
       expect(link!.expires).toBe(k.clock.unix() + 30 * 86400);
     } finally {
@@ -101,7 +102,7 @@ describe('the token service (get_share_links)', () => {
     }
     const never = await k.report({ name: 'Never' });
     const kept = await k.share({ report_id: never, expiration: 'never' });
-    await story.reportLink(never);
+    await story.reportLink(DEFAULT_SITE_ID, never);
     expect((await share.tokens.get_share_links('all', kept.token))[0]!.expires).toBe(0);
   });
 
