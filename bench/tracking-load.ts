@@ -1,9 +1,9 @@
 import autocannon from 'autocannon';
 import { CONNECTIONS, type Hit, type Load, Traffic, type Transport } from './traffic';
 
-/** Drives one endpoint for `seconds` at CONNECTIONS and counts what it accepted. */
-export async function drive(url: string, transport: Transport, seconds: number): Promise<{ load: Load; result: autocannon.Result }> {
-  const traffic = new Traffic();
+/** Drives one endpoint for `seconds` at CONNECTIONS, with the visitors spread over `sites` sites, and counts what it accepted. */
+export async function drive(url: string, transport: Transport, seconds: number, sites = 1): Promise<{ load: Load; result: autocannon.Result }> {
+  const traffic = new Traffic(sites);
   const load: Load = { pageviews: 0, heartbeats: 0, heartbeatSeconds: 0, errors: 0 };
   const setupRequest = (req: autocannon.Request, context: object): autocannon.Request => {
     const hit = traffic.next();

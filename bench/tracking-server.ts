@@ -1,11 +1,11 @@
 import { type BenchDialect, freshDatabase } from './databases';
-import { CONNECTIONS, Traffic } from './traffic';
+import { CONNECTIONS, Traffic, siteHost } from './traffic';
 
 /**
  * The server side of the tracking bench, run as its own process (so the load
  * generator does not share its event loop): `node tracking-server.js svc|bound
- * sqlite|mysql`. It sends its URLs once listening, then answers the bench's
- * questions over IPC: `mark` (CPU time used so far and peak RSS), `stored`
+ * sqlite|mysql [sites]`. It sends its URLs once listening, then answers the bench's
+ * questions over IPC (`sites` > 1 serves that many sites, told apart by host): `mark` (CPU time used so far and peak RSS), `stored`
  * (what the database holds), `pipeline <seconds>` (the tracking service called
  * without HTTP), `stop`.
  */
@@ -61,11 +61,15 @@ async function serveBound(dialect: BenchDialect): Promise<Served> {
   };
 }
 
-async function serveSvc(dialect: BenchDialect): Promise<Served> {
+async function serveSvc(dialect: BenchDialect, sites: number): Promise<Served> {
   // Each kind loads only its own modules, so neither's memory holds the other's.
   const { startBenchKernel } = await import('./support');
   const k = await startBenchKernel(dialect, { SVC_PLUGINS: 'tracking' });
   const db = k.kernel.db;
+  if (sites > 1) {
+    await k.kernel.sites.update(1, { domain: siteHost(1, sites) });
+    for (let n = 2; n <= sites; n++) await k.kernel.sites.add({ name: `Site ${n}`, domain: siteHost(n, sites) });
+  }
   const statistics = db.quote(db.table('statistics'));
   const stored = async (): Promise<Stored> => {
     const [row] = await db.select<{ n: number; s: number }>(`SELECT COUNT(*) AS n, COALESCE(SUM(time_on_page), 0) AS s FROM ${statistics}`);
@@ -101,8 +105,8 @@ async function serveSvc(dialect: BenchDialect): Promise<Served> {
   };
 }
 
-async function main(kind: ServerKind, dialect: BenchDialect): Promise<void> {
-  const served = kind === 'bound' ? await serveBound(dialect) : await serveSvc(dialect);
+async function main(kind: ServerKind, dialect: BenchDialect, sites: number): Promise<void> {
+  const served = kind === 'bound' ? await serveBound(dialect) : await serveSvc(dialect, sites);
   process.on('message', (m: string) => {
     const [question, arg] = m.split(' ');
     const reply = async (): Promise<unknown> => {
@@ -124,7 +128,7 @@ async function main(kind: ServerKind, dialect: BenchDialect): Promise<void> {
 }
 
 if (require.main === module) {
-  main(process.argv[2] as ServerKind, process.argv[3] as BenchDialect).catch((err: unknown) => {
+  main(process.argv[2] as ServerKind, process.argv[3] as BenchDialect, Number(process.argv[4] || 1)).catch((err: unknown) => {
     console.error(err);
     process.exit(1);
   });

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Bench } from './run';
 import { type BenchDialect, benchDialects } from './databases';
 import { drive } from './tracking-load';
-import { CONNECTIONS, HEARTBEAT_SHARE, type Load, type Transport, VISITORS } from './traffic';
+import { CONNECTIONS, HEARTBEAT_SHARE, type Load, SITES, type Transport, VISITORS } from './traffic';
 import type { Mark, PipelineRun, ServerKind, Stored } from './tracking-server';
 
 /**
@@ -13,7 +13,9 @@ import type { Mark, PipelineRun, ServerKind, Stored } from './tracking-server';
  * a bare node:http server storing each hit with one prepared INSERT. Servers
  * run in their own process; the figures are hits answered 200 per second,
  * latency, the server's CPU time per hit over the run, its peak RSS, and the
- * hits lost (answered 200 but not stored, which must be 0).
+ * hits lost (answered 200 but not stored, which must be 0). A last REST run
+ * spreads the same visitors over 50 sites (told apart by host) beside the
+ * run on one site.
  *
  * CPU per hit is the figure to compare between runs: on a shared machine it
  * moves by a few percent while hits per second move with the other load.
@@ -28,7 +30,7 @@ const { serverNodeFlags } = require(path.join(__dirname, '..', '..', 'scripts', 
  * replaces them (e.g. with --cpu-prof for diagnosis).
  */
 const SERVER_NODE_ARGS = process.env.SVC_BENCH_NODE_ARGS ?? serverNodeFlags({}).join(' ');
-/** SVC_BENCH_RUNS narrows the runs, e.g. `mysql:rest,sqlite:bound`; `<dialect>:pipeline` adds the pipeline without HTTP. */
+/** SVC_BENCH_RUNS narrows the runs, e.g. `mysql:rest,sqlite:bound,mysql:sites`; `<dialect>:pipeline` adds the pipeline without HTTP. */
 const ONLY = (process.env.SVC_BENCH_RUNS ?? '').split(',').filter(Boolean);
 const wanted = (dialect: BenchDialect, run: string) => (ONLY.length === 0 ? run !== 'pipeline' : ONLY.includes(`${dialect}:${run}`));
 
@@ -39,8 +41,8 @@ interface Server {
   stop(): Promise<void>;
 }
 
-function serve(kind: ServerKind, dialect: BenchDialect): Promise<Server> {
-  const child = fork(path.join(__dirname, 'tracking-server.js'), [kind, dialect], {
+function serve(kind: ServerKind, dialect: BenchDialect, sites = 1): Promise<Server> {
+  const child = fork(path.join(__dirname, 'tracking-server.js'), [kind, dialect, String(sites)], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     execArgv: SERVER_NODE_ARGS.split(' ').filter(Boolean),
   });
@@ -76,24 +78,28 @@ interface Figures {
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 const load = () => os.loadavg()[0]!.toFixed(1);
 
-/** One timed run against one endpoint; prints its line and gives its figures. */
-async function run(kind: ServerKind, dialect: BenchDialect, transport: Transport, bound: Figures | null, log: (line: string) => void): Promise<Figures> {
-  const server = await serve(kind, dialect);
+/**
+ * One timed run against one endpoint; prints its line and gives its figures.
+ * `versus` is the run to compare with: the bound, or svc on one site for the run over `sites` sites.
+ */
+async function run(kind: ServerKind, dialect: BenchDialect, transport: Transport, versus: Figures | null, log: (line: string) => void, sites = 1): Promise<Figures> {
+  const server = await serve(kind, dialect, sites);
   const loadBefore = load();
   const before = await server.ask<Mark>('mark');
-  const { load: answered, result } = await drive(server.urls[transport], transport, SECONDS);
+  const { load: answered, result } = await drive(server.urls[transport], transport, SECONDS, sites);
   const after = await server.ask<Mark>('mark');
   const stored = await server.ask<Stored>('stored');
   await server.stop();
   const hits = answered.pageviews + answered.heartbeats;
   const figures = { hitsPerSecond: hits / SECONDS, cpuPerHit: (after.cpuUs - before.cpuUs) / Math.max(1, hits) };
   const systemShare = Math.round((100 * (after.systemUs - before.systemUs)) / Math.max(1, after.cpuUs - before.cpuUs));
-  const name = kind === 'bound' ? `${dialect} bound (node:http, one prepared INSERT)` : `${dialect} svc ${transport}`;
+  const name = kind === 'bound' ? `${dialect} bound (node:http, one prepared INSERT)` : `${dialect} svc ${transport}${sites > 1 ? ` over ${sites} sites` : ''}`;
+  const against = sites > 1 ? 'one site' : 'the bound';
   log(
     `${name}: ${fmt(figures.hitsPerSecond)} hits/s (${Math.round((100 * answered.heartbeats) / Math.max(1, hits))} % heartbeats, ${answered.errors} errors), ` +
       `p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, CPU ${fmt(figures.cpuPerHit)} µs per hit (${systemShare} % in the kernel), peak RSS ${fmt(after.peakRss / 1024 / 1024)} MB, ` +
       `${lost(kind, answered, stored)}, load ${loadBefore}→${load()}` +
-      (bound ? `; ${(figures.hitsPerSecond / bound.hitsPerSecond).toFixed(2)}× the bound's hits/s, ${(figures.cpuPerHit / bound.cpuPerHit).toFixed(1)}× its CPU per hit` : ''),
+      (versus ? `; ${(figures.hitsPerSecond / versus.hitsPerSecond).toFixed(2)}× ${against}'s hits/s, ${(figures.cpuPerHit / versus.cpuPerHit).toFixed(2)}× its CPU per hit` : ''),
   );
   return figures;
 }
@@ -136,9 +142,9 @@ const bench: Bench = {
     );
     for (const dialect of benchDialects()) {
       const bound = wanted(dialect, 'bound') ? await run('bound', dialect, 'rest', null, log) : null;
-      for (const transport of ['rest', 'beacon'] as const) {
-        if (wanted(dialect, transport)) await run('svc', dialect, transport, bound, log);
-      }
+      const oneSite = wanted(dialect, 'rest') || wanted(dialect, 'sites') ? await run('svc', dialect, 'rest', bound, log) : null;
+      if (wanted(dialect, 'beacon')) await run('svc', dialect, 'beacon', bound, log);
+      if (wanted(dialect, 'sites')) await run('svc', dialect, 'rest', oneSite, log, SITES);
       if (wanted(dialect, 'pipeline')) await pipeline(dialect, log);
     }
   },

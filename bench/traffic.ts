@@ -9,6 +9,8 @@ export const CONNECTIONS = 50;
 export const VISITORS = 5_000;
 /** Share of hits that are heartbeats once visitors have a page open. */
 export const HEARTBEAT_SHARE = 0.45;
+/** Sites of the many-sites runs: visitor i browses site (i mod SITES) + 1 at `site<n>.example`. */
+export const SITES = 50;
 
 const PAGES = ['/', '/pricing/', '/blog/', '/blog/first-post/', '/blog/second-post/', '/docs/', '/docs/install/', '/contact/', '/shop/', '/shop/cart/'];
 const AGENTS = [
@@ -26,6 +28,7 @@ export interface Visitor {
   uid: string;
   ip: string;
   agent: string;
+  host: string;
   /** URL of the last accepted page view; heartbeats go there. */
   url: string | null;
   busy: boolean;
@@ -50,16 +53,25 @@ export interface Hit {
 
 const pick = <T>(list: readonly T[]) => list[Math.floor(Math.random() * list.length)]!;
 
+/** The host of site `n` (1-based) when the traffic spans `sites` sites; one site keeps `site.example`. */
+export const siteHost = (n: number, sites: number) => (sites === 1 ? 'site.example' : `site${n}.example`);
+
 /** The visitors and the next hit to send; heartbeats go to visitors who have a page open. */
 export class Traffic {
-  readonly people: Visitor[] = Array.from({ length: VISITORS }, (_, i) => ({
-    uid: `v${i.toString(36).padStart(6, '0')}`,
-    ip: `${20 + (i % 180)}.${(i * 7) % 250}.${(i * 13) % 250}.${1 + (i % 250)}`,
-    agent: AGENTS[i % AGENTS.length]!,
-    url: null,
-    busy: false,
-  }));
+  readonly people: Visitor[];
   private readonly open: Visitor[] = [];
+
+  /** `sites`: how many sites the visitors are spread over (by host; no snippet field). */
+  constructor(sites = 1) {
+    this.people = Array.from({ length: VISITORS }, (_, i) => ({
+      uid: `v${i.toString(36).padStart(6, '0')}`,
+      host: siteHost(1 + (i % sites), sites),
+      ip: `${20 + (i % 180)}.${(i * 7) % 250}.${(i * 13) % 250}.${1 + (i % 250)}`,
+      agent: AGENTS[i % AGENTS.length]!,
+      url: null,
+      busy: false,
+    }));
+  }
 
   next(): Hit {
     if (Math.random() < HEARTBEAT_SHARE && this.open.length > 0) {
@@ -75,7 +87,7 @@ export class Traffic {
     let visitor = pick(this.people);
     for (let tries = 0; visitor.busy && tries < 20; tries++) visitor = pick(this.people);
     visitor.busy = true;
-    const url = `https://site.example${pick(PAGES)}`;
+    const url = `https://${visitor.host}${pick(PAGES)}`;
     const payload = { url, uid: visitor.uid, fingerprint: false, user_agent: visitor.agent, referrer_url: pick(REFERRERS), time_on_page: 0, completed_goals: [], page_id: 0, page_type: 'page' };
     return { visitor, kind: 'pageview', url, seconds: 0, payload };
   }
