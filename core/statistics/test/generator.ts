@@ -10,6 +10,8 @@ export interface TrafficOptions {
   end: number;
   timezone: string;
   seed?: number;
+  /** Sites the sessions are dealt to in turn (default: the default site only); a later call adds to what earlier calls wrote. */
+  siteIds?: readonly number[];
   /** Called after each written chunk with the pageviews written so far. */
   progress?(done: number): void;
 }
@@ -52,11 +54,22 @@ async function insertMany(db: Database, table: string, columns: string[], rows: 
 export async function generateTraffic(db: Database, options: TrafficOptions): Promise<{ pageviews: number; sessions: number }> {
   const rand = random(options.seed ?? 42);
   const pick = <T>(list: readonly T[]) => list[Math.floor(rand() * list.length)]!;
-  for (const [table, names] of [['browsers', BROWSERS], ['platforms', PLATFORMS], ['devices', DEVICES]] as const) {
-    await insertMany(db, table, ['ID', 'name'], names.map((n, i) => [i + 1, n]));
+  const siteIds = options.siteIds ?? [1];
+  const last = async (table: string) => Number((await db.select<{ n: number | null }>(`SELECT MAX(${db.quote('ID')}) AS n FROM ${db.quote(db.table(table))}`))[0]?.n ?? 0);
+  let sessionId = await last('sessions');
+  let statisticId = await last('statistics');
+  if ((await last('browsers')) === 0) {
+    for (const [table, names] of [['browsers', BROWSERS], ['platforms', PLATFORMS], ['devices', DEVICES]] as const) {
+      await insertMany(db, table, ['ID', 'name'], names.map((n, i) => [i + 1, n]));
+    }
+    await insertMany(db, 'locations', ['city_code', 'country_code', 'continent_code', 'state', 'city'], COUNTRIES.map((c, i) => [-(i + 1), c, '', '', '']));
   }
-  await insertMany(db, 'locations', ['city_code', 'country_code', 'continent_code', 'state', 'city'], COUNTRIES.map((c, i) => [-(i + 1), c, '', '', '']));
-  await insertMany(db, 'goals', ['ID', 'title', 'type', 'status', 'url'], [[1, 'Opened pricing', 'visits', 'active', '/pricing'], [2, 'Clicked sign-up', 'clicks', 'active', '*']]);
+  const goalIds = new Map<number, number>();
+  for (const site of siteIds) {
+    const id = (await last('goals')) + 1;
+    await insertMany(db, 'goals', ['ID', 'site_id', 'title', 'type', 'status', 'url'], [[id, site, 'Opened pricing', 'visits', 'active', '/pricing'], [id + 1, site, 'Clicked sign-up', 'clicks', 'active', '*']]);
+    goalIds.set(site, id);
+  }
   const pages = ['/', '/pricing', '/about', '/contact', ...Array.from({ length: 146 }, (_, i) => `/blog/post-${i + 1}`)];
   const pageOf = () => pages[Math.min(pages.length - 1, Math.floor(pages.length * rand() ** 3))]!;
   const start = DateTime.fromSeconds(options.end, { zone: options.timezone }).minus({ days: options.days }).toSeconds();
@@ -64,14 +77,13 @@ export async function generateTraffic(db: Database, options: TrafficOptions): Pr
   const visitors = Math.max(1, Math.round(options.pageviews / 5));
 
   let written = 0;
-  let sessionId = 0;
-  let statisticId = 0;
   while (written < options.pageviews) {
     const sessions: unknown[][] = [];
     const hits: unknown[][] = [];
     const goals: unknown[][] = [];
     while (hits.length < 20 * CHUNK && written + hits.length < options.pageviews) {
       sessionId++;
+      const site = siteIds[sessionId % siteIds.length]!;
       const uid = `v${Math.floor(rand() * visitors)}`;
       const length = rand() < 0.45 ? 1 : 2 + Math.floor(rand() * 7);
       const begin = Math.floor(start + rand() * (span - 3600));
@@ -83,16 +95,16 @@ export async function generateTraffic(db: Database, options: TrafficOptions): Pr
         url = rand() < 0.02 ? `/missing-${Math.floor(rand() * 40)}` : pageOf();
         const type = url.startsWith('/missing') ? '404' : url === '/' ? 'front-page' : url.startsWith('/blog') ? 'post' : 'page';
         statisticId++;
-        hits.push([statisticId, url, i === 0 ? campaign : '', type, time, uid, Math.floor(rand() * 180), sessionId]);
-        if (url === '/pricing' && rand() < 0.2) goals.push([statisticId, 1]);
+        hits.push([statisticId, site, url, i === 0 ? campaign : '', type, time, uid, Math.floor(rand() * 180), sessionId]);
+        if (url === '/pricing' && rand() < 0.2) goals.push([statisticId, goalIds.get(site)!]);
         time += 10 + Math.floor(rand() * 120);
       }
-      sessions.push([sessionId, uid, begin, time, pick(['example.com', 'example.com', 'shop.example.com']), pick(REFERRERS), -(1 + Math.floor(rand() * COUNTRIES.length)),
+      sessions.push([sessionId, site, uid, begin, time, pick(['example.com', 'example.com', 'shop.example.com']), pick(REFERRERS), -(1 + Math.floor(rand() * COUNTRIES.length)),
         1 + Math.floor(rand() * BROWSERS.length), 1 + Math.floor(rand() * PLATFORMS.length), device, rand() < 0.3 ? 1 : 0, length === 1 ? 1 : 0, url]);
     }
     await db.transaction(async (t) => {
-      await insertMany(db, 'sessions', ['ID', 'uid', 'time', 'last_time', 'host', 'referrer', 'city_code', 'browser_id', 'platform_id', 'device_id', 'first_time_visit', 'bounce', 'last_visited_url'], sessions, t);
-      await insertMany(db, 'statistics', ['ID', 'page_url', 'parameters', 'page_type', 'time', 'uid', 'time_on_page', 'session_id'], hits, t);
+      await insertMany(db, 'sessions', ['ID', 'site_id', 'uid', 'time', 'last_time', 'host', 'referrer', 'city_code', 'browser_id', 'platform_id', 'device_id', 'first_time_visit', 'bounce', 'last_visited_url'], sessions, t);
+      await insertMany(db, 'statistics', ['ID', 'site_id', 'page_url', 'parameters', 'page_type', 'time', 'uid', 'time_on_page', 'session_id'], hits, t);
       if (goals.length) await insertMany(db, 'goal_statistics', ['statistic_id', 'goal_id'], goals, t);
     });
     written += hits.length;
