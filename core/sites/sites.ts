@@ -1,3 +1,4 @@
+import { UniqueConstraintError } from 'sequelize';
 import type { Capability, SvcUser } from '../auth/types';
 import type { Users } from '../auth/users';
 import type { Clock } from '../clock';
@@ -27,6 +28,14 @@ export interface DefaultSite {
 }
 
 export const unknownSite = (): SvcError => new SvcError('svc_unknown_site', 'No such site.', 404);
+
+/** Another request or node gave a site the same domain since the check. */
+const domainTaken =
+  (domain: string | null) =>
+  (err: unknown): never => {
+    if (err instanceof UniqueConstraintError) throw badRequest(`domain: already used by another site (${domain})`, 'svc_invalid_param', { field: 'domain' });
+    throw err;
+  };
 
 const toSite = (row: SiteRow): Site => ({
   id: Number(row.id),
@@ -156,10 +165,15 @@ export class Sites {
   async add(input: SiteInput & { name: string }): Promise<Site> {
     const others = await this.fresh();
     const site = checkedSite(input, { name: '', domain: null, aliases: [], timezone: this.first.timezone }, others);
-    const { id } = await this.db.insert(
-      `INSERT INTO ${this.t} (name, domain, aliases, timezone, created_at) VALUES (?, ?, ?, ?, ?)`,
-      [site.name, site.domain, JSON.stringify(site.aliases), site.timezone, this.clock.unix()],
-    );
+    const { id } = await this.db
+      .insert(`INSERT INTO ${this.t} (name, domain, aliases, timezone, created_at) VALUES (?, ?, ?, ?, ?)`, [
+        site.name,
+        site.domain,
+        JSON.stringify(site.aliases),
+        site.timezone,
+        this.clock.unix(),
+      ])
+      .catch(domainTaken(site.domain));
     this.invalidate();
     return { id, ...site };
   }
@@ -169,13 +183,15 @@ export class Sites {
     const current = sites.find((s) => s.id === id);
     if (!current) throw unknownSite();
     const site = checkedSite(input, current, sites.filter((s) => s.id !== id));
-    await this.db.execute(`UPDATE ${this.t} SET name = ?, domain = ?, aliases = ?, timezone = ? WHERE id = ?`, [
-      site.name,
-      site.domain,
-      JSON.stringify(site.aliases),
-      site.timezone,
-      id,
-    ]);
+    await this.db
+      .execute(`UPDATE ${this.t} SET name = ?, domain = ?, aliases = ?, timezone = ? WHERE id = ?`, [
+        site.name,
+        site.domain,
+        JSON.stringify(site.aliases),
+        site.timezone,
+        id,
+      ])
+      .catch(domainTaken(site.domain));
     this.invalidate();
     return { id, ...site };
   }
