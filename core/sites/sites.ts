@@ -46,7 +46,13 @@ const toSite = (row: SiteRow): Site => ({
 });
 
 /** What plugins reach as `ctx.sites`. */
-export type SitesApi = Pick<Sites, 'list' | 'get' | 'default' | 'resolve' | 'forHost' | 'current' | 'authorize' | 'can' | 'visibleTo' | 'add' | 'update' | 'remove' | 'roles'>;
+export type SitesApi = Pick<
+  Sites,
+  'list' | 'get' | 'default' | 'resolve' | 'forHost' | 'current' | 'authorize' | 'can' | 'visibleTo' | 'add' | 'update' | 'remove' | 'onRemove' | 'roles'
+>;
+
+/** Work that deletes a site's rows the `site_id` sweep cannot find (rows tied to the site through another row). */
+export type SiteRemoval = (siteId: number) => Promise<void>;
 
 /**
  * The websites of the install (`ctx.sites`). The list is kept in memory and
@@ -58,6 +64,7 @@ export class Sites {
   private loadedAt = 0;
   private loading: Promise<readonly Site[]> | null = null;
   private changes = 0;
+  private readonly removals: SiteRemoval[] = [];
   /** People's roles per site. */
   readonly roles: SiteRoles;
 
@@ -197,15 +204,44 @@ export class Sites {
   }
 
   /**
-   * Removes a site and every row of it: each table with a `site_id` column
-   * loses the site's rows, then the site itself goes. The default site stays.
+   * Removes a site and every row of it: the `onRemove` work first (while the
+   * rows it follows are still there), then each table with a `site_id`
+   * column loses the site's rows, then the site itself goes. When a step
+   * fails the site stays, so removing it again finishes the work. The default
+   * site stays.
    */
   async remove(id: number): Promise<void> {
     if (id === DEFAULT_SITE_ID) throw badRequest('id: the default site cannot be removed', 'svc_invalid_param', { field: 'id' });
     if (!(await this.fresh()).some((s) => s.id === id)) throw unknownSite();
+    for (const removal of this.removals) await removal(id);
     await deleteSiteRows(this.db, id);
     await this.db.execute(`DELETE FROM ${this.t} WHERE id = ?`, [id]);
     this.invalidate();
+  }
+
+  /** Registers work that runs when a site is removed, before its `site_id` rows are deleted. */
+  onRemove(removal: SiteRemoval): void {
+    this.removals.push(removal);
+  }
+
+  /** `ctx.sites` of one plugin: `onRemove` is held back until its `register` succeeds. */
+  forPlugin(defer: (fn: () => void) => void): SitesApi {
+    return {
+      list: () => this.list(),
+      get: (id) => this.get(id),
+      default: () => this.default(),
+      resolve: (ref) => this.resolve(ref),
+      forHost: (host) => this.forHost(host),
+      current: () => this.current(),
+      authorize: (user, ref, capability) => this.authorize(user, ref, capability),
+      can: (user, site, capability) => this.can(user, site, capability),
+      visibleTo: (user) => this.visibleTo(user),
+      add: (input) => this.add(input),
+      update: (id, input) => this.update(id, input),
+      remove: (id) => this.remove(id),
+      onRemove: (removal) => defer(() => this.onRemove(removal)),
+      roles: this.roles,
+    };
   }
 
   /** Drops the in-memory list; the next read loads it again. */
