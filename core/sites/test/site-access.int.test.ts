@@ -43,6 +43,7 @@ describe('per-site access over REST', () => {
       expect(res.body).toMatchObject({ code: 'svc_unknown_site' });
     }
     expect((await post(viewer, { site: siteA.id })).status).toBe(403);
+    expect((await viewer.client.get(`${tk.api}/sites`, { headers: viewer.headers })).body).toEqual([siteA]);
     expect((await post(viewer, { site: siteB.id })).status).toBe(404);
   });
 
