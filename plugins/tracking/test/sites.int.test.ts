@@ -115,4 +115,14 @@ describe('hits of two sites (issue 15): each counted for its own site, never mix
     expect(String(plain.text)).not.toContain('"site"');
     expect((await tk.client().get('/svc/embed.js?site=999')).status).toBe(404);
   });
+
+  it('links a search naming its site to the visitor\'s pageview on that site', async () => {
+    expect(await hit(pageview('https://blog.example/find/', 'searcher'))).toBe('recorded');
+    expect(await hit(pageview('https://www.example.com/find/', 'searcher'))).toBe('recorded');
+    const res = await tk.client().post(`${tk.api}/track/search`, { json: { search_term: 'winter shoes', uid: 'searcher', site: blog.id }, headers: { 'user-agent': CHROME } });
+    expect(res.status).toBe(200);
+    const [link] = await rows<{ statistic_id: number }>(tk, 'statistics_searches');
+    const [pageviewRow] = await rows<{ site_id: number }>(tk, 'statistics', 'ID = ?', [link!.statistic_id]);
+    expect(Number(pageviewRow!.site_id)).toBe(blog.id);
+  });
 });
