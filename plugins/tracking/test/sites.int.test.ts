@@ -115,4 +115,26 @@ describe('hits of two sites (issue 15): each counted for its own site, never mix
     expect(String(plain.text)).not.toContain('"site"');
     expect((await tk.client().get('/svc/embed.js?site=999')).status).toBe(404);
   });
+
+  it('links a search naming its site to the visitor\'s pageview on that site', async () => {
+    expect(await hit(pageview('https://blog.example/find/', 'searcher'))).toBe('recorded');
+    expect(await hit(pageview('https://www.example.com/find/', 'searcher'))).toBe('recorded');
+    const res = await tk.client().post(`${tk.api}/track/search`, { json: { search_term: 'winter shoes', uid: 'searcher', site: blog.id }, headers: { 'user-agent': CHROME } });
+    expect(res.status).toBe(200);
+    const [link] = await rows<{ statistic_id: number }>(tk, 'statistics_searches');
+    const [pageviewRow] = await rows<{ site_id: number }>(tk, 'statistics', 'ID = ?', [link!.statistic_id]);
+    expect(Number(pageviewRow!.site_id)).toBe(blog.id);
+  });
+
+  it('reads the dates and days of a site in its own time zone', async () => {
+    // 12:00 UTC on 5 May is 02:00 on 6 May on Kiritimati (UTC+14).
+    expect(new Date(tk.clock.unix() * 1000).toISOString()).toBe('2026-05-05T12:00:00.000Z');
+    const island = await tk.kernel.sites.add({ name: 'Island', domain: 'island.example', timezone: 'Pacific/Kiritimati' });
+    expect(await hit(pageview('https://island.example/', 'islander'))).toBe('recorded');
+    const get = async (path: string) => (await admin.get(`${tk.api}${path}`, { headers })).body.data as Record<string, unknown>;
+    expect((await get(`/data/today?site=${island.id}`)).date).toBe('2026-05-06');
+    expect((await get('/data/today')).date).toBe('2026-05-05');
+    const chart = await get(`/data/insights?site=${island.id}&group_by=day&metrics=pageviews&date_start=2026-05-05&date_end=2026-05-06`);
+    expect(chart).toMatchObject({ labels: ['2026-05-05', '2026-05-06'], datasets: { pageviews: [0, 1] } });
+  });
 });
