@@ -215,6 +215,7 @@ export class Sites {
     if (!(await this.fresh()).some((s) => s.id === id)) throw unknownSite();
     for (const removal of this.removals) await removal(id);
     await deleteSiteRows(this.db, id);
+    await this.roles.forgetSite(id);
     await this.db.execute(`DELETE FROM ${this.t} WHERE id = ?`, [id]);
     this.invalidate();
   }

@@ -66,11 +66,27 @@ describe('per-site access over REST', () => {
     expect((await post(admin, { site: siteB.id })).body).toEqual({ site: siteB.id });
   });
 
-  it('forgets the site roles of a removed person and of a removed site', async () => {
+  it('forgets the site roles of a removed person', async () => {
     const id = (await tk.kernel.users.findByLogin('viewer-a'))!.id;
     await tk.kernel.users.remove(id);
     expect((await tk.kernel.sites.roles.all()).some((r) => r.userId === id)).toBe(false);
+  });
+
+  it('leaves a person whose only site was removed with no site, not with every site', async () => {
+    const both = await as('both', 'editor');
+    const bothId = (await tk.kernel.users.findByLogin('both'))!.id;
+    await tk.kernel.sites.roles.set(bothId, siteA.id, 'viewer');
+    await tk.kernel.sites.roles.set(bothId, siteB.id, 'viewer');
+    const managerId = (await tk.kernel.users.findByLogin('manager-b'))!.id;
+    const manager = await tk.signedIn('manager-b', 'long enough password');
+    const headers = { 'x-svc-nonce': await tk.nonce(manager) };
     await tk.kernel.sites.remove(siteB.id);
-    expect((await tk.kernel.sites.roles.all()).some((r) => r.siteId === siteB.id)).toBe(false);
+    expect([...(await tk.kernel.sites.roles.of(bothId))]).toEqual([[siteA.id, 'viewer']]);
+    expect((await get(both)).body).toEqual({ site: siteA.id });
+    expect([...(await tk.kernel.sites.roles.of(managerId))]).toEqual([[siteB.id, 'manager']]);
+    for (const path of ['/probe/read', '/probe/read?site=1', `/probe/read?site=${siteA.id}`, '/sites']) {
+      const res = await manager.get(`${tk.api}${path}`, { headers });
+      expect([res.status, (res.body as { code: string }).code]).toEqual([404, 'svc_unknown_site']);
+    }
   });
 });
