@@ -148,7 +148,7 @@ export class Sites {
     const mine = (await this.loaded()).filter((s) => roles.has(s.id));
     const site = ref === undefined || ref === null || ref === '' ? (mine.find((s) => s.id === DEFAULT_SITE_ID) ?? mine[0]) : await this.resolve(ref);
     if (!site || !roles.has(site.id)) throw unknownSite();
-    if (!siteRoleHas(roles.get(site.id)!, capability)) throw forbidden();
+    if (!(await this.users.can(user, capability, siteRoleHas(roles.get(site.id)!, capability)))) throw forbidden();
     return site;
   }
 
@@ -158,7 +158,7 @@ export class Sites {
     const roles = await this.roles.of(user.id);
     if (roles.size === 0) return this.users.can(user, capability);
     const role = roles.get(site.id);
-    return role !== undefined && siteRoleHas(role, capability);
+    return this.users.can(user, capability, role !== undefined && siteRoleHas(role, capability));
   }
 
   /** The sites a person may see (the site switcher's list). */

@@ -7,6 +7,7 @@ const probe = definePlugin({
   name: 'site-probe',
   tier: 'free',
   register(ctx) {
+    ctx.hooks.addFilter('svc_user_can', (allowed, user, capability) => (user.login === 'narrowed' && capability === 'manage_svc_statistics' ? false : allowed));
     ctx.rest.route({ method: 'GET', path: '/probe/read', capability: 'view_svc_statistics', handler: (request) => ({ site: request.site.id }) });
     ctx.rest.route({ method: 'POST', path: '/probe/goal', capability: 'manage_svc_statistics', handler: (request) => ({ site: request.site.id }) });
   },
@@ -54,6 +55,13 @@ describe('per-site access over REST', () => {
     expect((await post(manager, { site: siteB.id })).body).toEqual({ site: siteB.id });
     expect((await post(manager, {})).body).toEqual({ site: siteB.id });
     expect((await post(manager, { site: siteA.id })).status).toBe(404);
+  });
+
+  it('asks svc_user_can after a per-site role decided', async () => {
+    const narrowed = await as('narrowed', 'editor');
+    await tk.kernel.sites.roles.set((await tk.kernel.users.findByLogin('narrowed'))!.id, siteB.id, 'manager');
+    expect((await get(narrowed, `?site=${siteB.id}`)).status).toBe(200);
+    expect((await post(narrowed, { site: siteB.id })).status).toBe(403);
   });
 
   it('keeps the account role on every site for a person without per-site roles, and every site for administrators', async () => {
