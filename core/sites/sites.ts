@@ -65,6 +65,10 @@ export class Sites {
   private loading: Promise<readonly Site[]> | null = null;
   private changes = 0;
   private readonly removals: SiteRemoval[] = [];
+  /** `forHost`'s map of every domain and alias, and its answer for other hosts, for the list `hostsFor`. */
+  private hosts = new Map<string, Site>();
+  private anyHost: Site | 'unknown' = 'unknown';
+  private hostsFor: readonly Site[] | null = null;
   /** People's roles per site. */
   readonly roles: SiteRoles;
 
@@ -118,9 +122,14 @@ export class Sites {
    * 'unknown'.
    */
   async forHost(host: string): Promise<Site | 'unknown'> {
-    const wanted = normalizeHost(host);
     const sites = await this.loaded();
-    return sites.find((s) => hostsOf(s).includes(wanted)) ?? sites.find((s) => s.domain === null) ?? 'unknown';
+    // Every hit asks this: a map of the hosts, built once per loaded list, answers it at any number of sites.
+    if (this.hostsFor !== sites) {
+      this.hosts = new Map(sites.flatMap((s) => hostsOf(s).map((h) => [h, s] as const)));
+      this.anyHost = sites.find((s) => s.domain === null) ?? 'unknown';
+      this.hostsFor = sites;
+    }
+    return this.hosts.get(normalizeHost(host)) ?? this.anyHost;
   }
 
   /** The site of the request being served (`request.site`); the default site outside a request. */
