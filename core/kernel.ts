@@ -139,11 +139,11 @@ export class Kernel {
       const nonces = new Nonces(await secret('svc_nonce_secret'), clock, hooks);
       const sessions = createSessionStore(db, config, await secret('svc_session_secret'));
       const passport = createPassport(users, appPasswords);
-      const sites = new Sites(db, clock, { name: new URL(config.baseUrl).host, timezone: config.timezone });
+      const sites = new Sites(db, clock, users, { name: new URL(config.baseUrl).host, timezone: config.timezone });
       await sites.list();
       const rest = new RestRouter({ users, nonces, hooks, sites });
       const httpApp = new HttpApp({ config, logger, sessions, passport });
-      const admin = new AdminService({ config, users, nonces, hooks, logger });
+      const admin = new AdminService({ config, users, nonces, hooks, logger, sites });
       const settings = new Settings(options, config.license);
       const mailer = new Mailer({
         smtpUrl: config.smtpUrl,
@@ -313,7 +313,7 @@ export class Kernel {
         versionedUrl: (entry) => this.assets.versionedUrl(entry),
         bundle: (entry) => this.assets.bundle(entry),
       },
-      sites: this.sites,
+      sites: this.sites.forPlugin(defer),
       plugins: { isLoaded: (name) => this.isLoaded(name) },
       onStop: (fn) => this.onStop(fn),
     };

@@ -6,13 +6,16 @@ import type { Nonces } from '../auth/nonces';
 import { ANONYMOUS, type Capability, type Principal } from '../auth/types';
 import type { Users } from '../auth/users';
 import type { SvcConfig } from '../config';
-import { SvcError, badRequest } from '../errors';
+import { SvcError, badRequest, isSvcError } from '../errors';
 import type { HookRegistry } from '../hooks/registry';
 import { toSvcError } from '../http/errors';
 import { logUrl } from '../http/log-url';
 import type { SvcLogger } from '../logger';
+import type { Sites } from '../sites/sites';
+import type { Site } from '../sites/types';
 import { VIEWS_DIR } from '../paths';
 import { originNoticeOnce } from './origin-notice';
+import { chosenSite } from './site-choice';
 
 export const ADMIN_NONCE_ACTION = 'svc_admin';
 
@@ -45,6 +48,7 @@ export interface AdminDeps {
   nonces: Nonces;
   hooks: HookRegistry;
   logger: SvcLogger;
+  sites: Sites;
 }
 
 const escapeHtml = (value: unknown) =>
@@ -72,11 +76,16 @@ export class AdminService {
 
   /** Adds a page. Unless it is public, anonymous visitors are sent to the login form; missing capability answers 403. */
   page(def: AdminPageDef): void {
-    const guard = async (req: Request): Promise<AdminRequest | null> => {
+    const guard = async (req: Request, res: Response): Promise<AdminRequest | null> => {
       const principal = req.principal ?? ANONYMOUS;
       if (def.capability && !principal.user) return null;
-      if (def.capability && !(await this.deps.users.can(principal.user, def.capability))) {
-        throw new SvcError('svc_forbidden', 'You are not allowed to open this page.', 403);
+      if (def.capability && principal.user) {
+        try {
+          req.site = await chosenSite(this.deps.sites, this.deps.config, principal.user, def.capability, req, res);
+        } catch (err) {
+          if (isSvcError(err) && err.code === 'svc_forbidden') throw new SvcError('svc_forbidden', 'You are not allowed to open this page.', 403);
+          throw err;
+        }
       }
       return {
         raw: req,
@@ -88,7 +97,7 @@ export class AdminService {
     };
     const handle = (run: (r: AdminRequest) => Promise<AdminResult> | AdminResult, checkNonce: boolean) =>
       async (req: Request, res: Response) => {
-        const adminReq = await guard(req);
+        const adminReq = await guard(req, res);
         if (!adminReq) {
           res.redirect(`${this.url('/login')}?redirect_to=${encodeURIComponent(req.originalUrl)}`);
           return;
@@ -120,11 +129,11 @@ export class AdminService {
   }
 
   /** Menu items the principal may see, in order. */
-  async menu(principal: Principal): Promise<SvcMenuItem[]> {
+  async menu(principal: Principal, site: Site | undefined): Promise<SvcMenuItem[]> {
     const items = await this.deps.hooks.applyFilters('svc_menu', []);
     const visible: SvcMenuItem[] = [];
     for (const item of items) {
-      if (!item.capability || (await this.deps.users.can(principal.user, item.capability))) visible.push(item);
+      if (!item.capability || (await this.deps.sites.can(principal.user, site ?? (await this.deps.sites.default()), item.capability))) visible.push(item);
     }
     return visible.sort((a, b) => (a.order ?? 50) - (b.order ?? 50));
   }
@@ -144,10 +153,12 @@ export class AdminService {
       contentData: (res.locals.contentData ?? {}) as Record<string, string>,
     };
     const body = await ejs.renderFile(view, { ...shared, ...data }, { async: true });
-    const menu = principal.user ? await this.menu(principal) : [];
+    const menu = principal.user ? await this.menu(principal, req.site) : [];
+    const switcher = principal.user && !principal.user.system && req.site ? { site: req.site, sites: await this.deps.sites.visibleTo(principal.user) } : null;
+    const siteName = req.site && (await this.deps.sites.list()).length > 1 ? req.site.name : null;
     const originNotice = (await this.deps.users.can(principal.user, 'manage_options')) ? originNoticeOnce(req, res, this.deps.config) : null;
     const script = await this.layoutScript();
-    const html = await ejs.renderFile(path.join(VIEWS_DIR, 'layout.ejs'), { ...shared, body, menu, originNotice, script }, { async: true });
+    const html = await ejs.renderFile(path.join(VIEWS_DIR, 'layout.ejs'), { ...shared, body, menu, originNotice, script, switcher, siteName }, { async: true });
     res.status(status).type('html').send(html);
   }
 

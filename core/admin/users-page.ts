@@ -6,6 +6,8 @@ import type { RoleName, SvcUser } from '../auth/types';
 import type { Users } from '../auth/users';
 import { SvcError, isSvcError } from '../errors';
 import { VIEWS_DIR } from '../paths';
+import type { Sites } from '../sites/sites';
+import { SITE_ROLES, type SiteRole } from '../sites/types';
 import type { AdminRequest, AdminResult, AdminService } from './admin';
 import { type FieldErrors, newPasswordErrors } from './password-fields';
 
@@ -14,6 +16,7 @@ const VIEW = path.join(VIEWS_DIR, 'users.ejs');
 export interface UsersPageDeps {
   users: Users;
   accounts: Accounts;
+  sites: Sites;
 }
 
 interface NewUserValues {
@@ -39,6 +42,12 @@ const NOTICES: Readonly<Record<string, string>> = {
   role: 'The role was changed.',
   password: 'The password was set; every sign-in of that person was ended.',
   removed: 'The user was removed, with their sign-ins and application passwords.',
+  sites: 'The roles per site were changed.',
+};
+
+const SITE_ROLE_LABELS: Readonly<Record<SiteRole, string>> = {
+  manager: 'Manager (statistics, goals, reports, share links)',
+  viewer: 'Viewer (statistics)',
 };
 
 const ROLE_LABELS: Readonly<Record<string, string>> = {
@@ -72,10 +81,11 @@ function addFormErrors(err: SvcError): FieldErrors {
  * person, changing a role, setting a new password (svc makes one when the
  * field is left empty, shown once) and removing an account. The last
  * administrator can be neither demoted nor removed; nobody changes their own
- * role or removes themselves here.
+ * role or removes themselves here. A person who is not an administrator may be
+ * limited to some sites with a role on each (manager or viewer).
  */
 export function registerUsersPage(admin: AdminService, deps: UsersPageDeps): void {
-  const { users, accounts } = deps;
+  const { users, accounts, sites } = deps;
 
   const render = async (req: AdminRequest, state: PageState): Promise<AdminResult> => {
     if (state.generated) req.raw.res?.setHeader('Cache-Control', 'no-store');
@@ -85,6 +95,9 @@ export function registerUsersPage(admin: AdminService, deps: UsersPageDeps): voi
       status: state.status ?? 200,
       data: {
         people: await users.list(),
+        sites: await sites.list(),
+        siteRoles: await sites.roles.all(),
+        siteRoleChoices: SITE_ROLES.map((r) => ({ value: r, label: SITE_ROLE_LABELS[r] })),
         me: req.principal.user,
         roles: ASSIGNABLE_ROLES,
         roleLabels: ROLE_LABELS,
@@ -157,6 +170,15 @@ export function registerUsersPage(admin: AdminService, deps: UsersPageDeps): voi
             await accounts.setPassword(user, password, user.id === req.principal.user?.id ? (req.principal.sessionId ?? undefined) : undefined);
             if (typed) return { redirect: `${admin.url('/users')}?done=password` };
             return render(req, { notice: NOTICES.password, generated: { login: user.login, password } });
+          });
+        case 'sites':
+          return onRow(req, async (user) => {
+            for (const site of await sites.list()) {
+              const chosen = text(req.body, `site_${site.id}`);
+              if (chosen !== '' && !(SITE_ROLES as readonly string[]).includes(chosen)) throw new SvcError('svc_invalid_param', `site_${site.id}: choose a role`, 400);
+              await sites.roles.set(user.id, site.id, chosen === '' ? null : (chosen as SiteRole));
+            }
+            return { redirect: `${admin.url('/users')}?done=sites` };
           });
         case 'remove':
           return onRow(req, async (user, me) => {

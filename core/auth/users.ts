@@ -162,6 +162,7 @@ export class Users {
       const user = await this.person(id, t);
       if (user.role === 'administrator') await this.keepOneAdministrator(id, t);
       await this.db.execute(`DELETE FROM ${this.t} WHERE ID = ?`, [id], t);
+      await this.db.execute(`DELETE FROM ${this.db.quote(this.db.table('site_roles'))} WHERE user_id = ?`, [id], t);
       return user;
     }, { writes: true });
   }

@@ -8,13 +8,14 @@ import { appPasswordCommand } from './commands/app-password';
 import { cronCommand } from './commands/cron';
 import { migrateCommand } from './commands/migrate';
 import { optionCommand } from './commands/option';
+import { siteCommand } from './commands/site';
 import { userCommand } from './commands/user';
 import { type OutputStreams, createIO } from './io';
 import { type CliRuntime, type CoreCommand, cliLogger, withKernel } from './runtime';
 
 export { UsageError } from './args';
 
-const CORE_COMMANDS: readonly CoreCommand[] = [migrateCommand, userCommand, appPasswordCommand, cronCommand, optionCommand, actionCommand];
+const CORE_COMMANDS: readonly CoreCommand[] = [migrateCommand, userCommand, appPasswordCommand, cronCommand, optionCommand, actionCommand, siteCommand];
 
 export interface MainOptions extends Partial<OutputStreams> {
   /** Typed secrets; `process.stdin` by default. */

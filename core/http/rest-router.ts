@@ -45,7 +45,8 @@ function siteArgOf(req: Request): unknown {
 
 /**
  * The REST API below `{api_base}`. Each route states its capability; the
- * kernel checks it (401 anonymous, 403 missing), then the nonce (session
+ * kernel checks it (401 anonymous), resolves the `site` argument (404 for a
+ * site the caller may not see) and checks the capability on that site (403 missing), then the nonce (session
  * callers, or every caller where the route says so), then `svc_rest_pre_dispatch`, all on the route that actually runs.
  */
 export class RestRouter {
@@ -85,16 +86,13 @@ export class RestRouter {
 
   private async dispatch(info: RestRouteInfo, def: RestRouteDef, req: Request, res: Response): Promise<void> {
     const principal = req.principal ?? ANONYMOUS;
-    if (def.capability) {
-      if (!principal.user) throw unauthorized();
-      if (!(await this.deps.users.can(principal.user, def.capability))) throw forbidden();
-    }
+    if (def.capability && !principal.user) throw unauthorized();
+    const site = await this.deps.sites.authorize(principal.user, siteArgOf(req), def.capability);
     if (needsNonce(def, principal)) {
       if (!(await this.deps.nonces.verify(nonceOf(req), 'svc_nonce', principal))) {
         throw forbidden('The svc_nonce is missing or invalid: fetch one from GET {api_base}/nonce with the same sign-in.', 'svc_invalid_nonce');
       }
     }
-    const site = await this.deps.sites.resolve(siteArgOf(req));
     req.site = site;
     const request: RestRequest = {
       route: info,

@@ -17,7 +17,7 @@ export function registerCoreRoutes(kernel: Kernel): void {
     path: '/',
     capability: 'view_svc_statistics',
     get: async (req) => {
-      const [first] = await kernel.admin.menu(req.principal);
+      const [first] = await kernel.admin.menu(req.principal, req.raw.site);
       return first ? { redirect: `${kernel.config.basePath}${first.path}` } : { redirect: kernel.admin.url('/settings') };
     },
   });

@@ -47,11 +47,19 @@ function refusal(res: Response, payload: Answer): ApiError {
   return new ApiError(payload?.message ?? `The server answered ${res.status}.`, res.status, payload?.code ?? 'svc_error', (payload?.data ?? {}) as Record<string, unknown>);
 }
 
+/** A body's own `site`, so the header's choice does not override it. */
+function bodySite(body: unknown): Record<string, unknown> {
+  return body !== null && typeof body === 'object' && 'site' in body ? { site: (body as { site: unknown }).site } : {};
+}
+
 export function createApi(root: HTMLElement = document.querySelector<HTMLElement>('main.content')!): Api {
   const base = root.dataset.apiBase ?? '';
   const auth: Record<string, string> = { 'X-Svc-Nonce': root.dataset.restNonce ?? '' };
   if (root.dataset.shareToken) auth['X-Svc-Share-Token'] = root.dataset.shareToken;
   const headers: Record<string, string> = { Accept: 'application/json', ...auth };
+  // The site chosen in the admin header goes with every call unless the call names its own.
+  const site = root.dataset.site;
+  const withSite = (params: Record<string, unknown>) => (site && params.site === undefined ? { ...params, site } : params);
   const call = async <T>(method: string, url: string, body?: unknown): Promise<T> => {
     const res = await fetch(url, {
       method,
@@ -64,11 +72,11 @@ export function createApi(root: HTMLElement = document.querySelector<HTMLElement
     return payload?.data as T;
   };
   return {
-    url: (path, params = {}) => `${base}${path}${query(params)}`,
-    get: (path, params = {}) => call('GET', `${base}${path}${query(params)}`),
-    send: (method, path, body) => call(method, `${base}${path}`, body),
+    url: (path, params = {}) => `${base}${path}${query(withSite(params))}`,
+    get: (path, params = {}) => call('GET', `${base}${path}${query(withSite(params))}`),
+    send: (method, path, body) => call(method, `${base}${path}${query(withSite(bodySite(body)))}`, body),
     async download(path, params = {}) {
-      const res = await fetch(`${base}${path}${query(params)}`, { credentials: 'same-origin', headers: auth });
+      const res = await fetch(`${base}${path}${query(withSite(params))}`, { credentials: 'same-origin', headers: auth });
       if (!res.ok) throw refusal(res, (await res.json().catch(() => null)) as Answer);
       return res.blob();
     },

@@ -4,6 +4,7 @@ import type { Kernel } from '../../kernel';
 import { UsageError, parseCommandArgs } from '../args';
 import { type CliRuntime, type CoreCommand, withKernel } from '../runtime';
 import { confirmAtTerminal, readNewSecret } from '../secret-input';
+import { table } from '../table';
 
 const ROLES = ASSIGNABLE_ROLES.join('|');
 
@@ -17,12 +18,6 @@ async function person(kernel: Kernel, rt: CliRuntime, login: string): Promise<Sv
   const user = await kernel.users.findByLogin(login);
   if (!user || user.system) rt.io.err(`svc: no user named ${login}`);
   return user && !user.system ? user : null;
-}
-
-/** Aligned columns with a header line. */
-function table(rows: string[][]): string[] {
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ').trimEnd());
 }
 
 const SUBCOMMANDS: Record<string, { args: { min: number; max: number }; run(values: Record<string, string | undefined>, positionals: string[], rt: CliRuntime): Promise<number> }> = {

@@ -3,10 +3,16 @@ import { definePlugin } from '../../plugins/manifest';
 import { type TestKernel, createTestKernel } from '../../../test/helpers/test-kernel';
 import { DEFAULT_SITE_ID } from '../types';
 
+const removals: Array<{ siteId: number; rowsLeft: number }> = [];
+
 const probe = definePlugin({
   name: 'site-probe',
   tier: 'free',
   register(ctx) {
+    ctx.sites.onRemove(async (siteId) => {
+      const rows = await ctx.db.select(`SELECT 1 FROM ${ctx.db.quote(ctx.db.table('probe_rows'))} WHERE site_id = ?`, [siteId]);
+      removals.push({ siteId, rowsLeft: rows.length });
+    });
     ctx.rest.route({
       method: 'GET',
       path: '/site-probe',
@@ -21,6 +27,7 @@ describe('sites', () => {
   let tk: TestKernel;
   beforeAll(async () => {
     tk = await createTestKernel({ inline: [probe] });
+    await tk.kernel.db.execute(`CREATE TABLE ${tk.kernel.db.quote(tk.kernel.db.table('probe_rows'))} (id INTEGER NOT NULL, site_id INTEGER NOT NULL DEFAULT 1)`);
   });
   afterAll(() => tk.close());
 
@@ -51,6 +58,16 @@ describe('sites', () => {
     await sites.remove(shop.id);
     expect(await sites.get(shop.id)).toBeNull();
     await sites.update(DEFAULT_SITE_ID, { domain: null });
+  });
+
+  it('deletes the rows of a removed site from every table with a site_id, after the onRemove work', async () => {
+    const db = tk.kernel.db;
+    const table = db.quote(db.table('probe_rows'));
+    const gone = await tk.kernel.sites.add({ name: 'Gone', domain: 'gone.example' });
+    await db.execute(`INSERT INTO ${table} (id, site_id) VALUES (1, 1), (2, ?), (3, ?)`, [gone.id, gone.id]);
+    await tk.kernel.sites.remove(gone.id);
+    expect(removals.at(-1)).toEqual({ siteId: gone.id, rowsLeft: 2 });
+    expect(await db.select(`SELECT id, site_id FROM ${table}`)).toEqual([{ id: 1, site_id: 1 }]);
   });
 
   it('sees a change made on another node within the reload interval', async () => {
