@@ -137,4 +137,19 @@ describe('hits of two sites (issue 15): each counted for its own site, never mix
     const chart = await get(`/data/insights?site=${island.id}&group_by=day&metrics=pageviews&date_start=2026-05-05&date_end=2026-05-06`);
     expect(chart).toMatchObject({ labels: ['2026-05-05', '2026-05-06'], datasets: { pageviews: [0, 1] } });
   });
+
+  it('removes a site with its pageviews, sessions, goals, summaries and the rows joined to its pageviews; the other sites keep theirs', async () => {
+    const before = await totals(DEFAULT_SITE_ID);
+    const joined = async (siteIs: string) =>
+      count(tk, 'goal_statistics', `statistic_id IN (SELECT ID FROM ${tk.kernel.db.quote(tk.kernel.db.table('statistics'))} WHERE site_id ${siteIs})`);
+    expect(await joined(`= ${blog.id}`)).toBeGreaterThan(0);
+    const orphans = () => count(tk, 'goal_statistics', `statistic_id NOT IN (SELECT ID FROM ${tk.kernel.db.quote(tk.kernel.db.table('statistics'))})`);
+    const kept = await joined(`<> ${blog.id}`);
+    await tk.kernel.sites.remove(blog.id);
+    for (const table of ['statistics', 'sessions', 'goals', 'summary_days', 'summary_state']) expect(await count(tk, table, 'site_id = ?', [blog.id])).toBe(0);
+    expect(await orphans()).toBe(0);
+    expect(await count(tk, 'statistics_searches')).toBe(0);
+    expect(await joined(`<> ${blog.id}`)).toBe(kept);
+    expect(await totals(DEFAULT_SITE_ID)).toEqual(before);
+  });
 });
