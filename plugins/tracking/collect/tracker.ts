@@ -113,6 +113,7 @@ export class Tracker {
     const hit = sanitisePayload(payload);
     const agent = this.d.agents.parse(hit.user_agent);
     if (agent.bot) return this.drop('bot', hit);
+    // The site: named by the snippet, else the one the page host belongs to.
     const siteId = await this.d.sites.of(payload.site, hit.host);
     if (siteId === null) return this.drop('unknown site', hit);
 
@@ -165,7 +166,7 @@ export class Tracker {
     if (hitType === 'update') {
       // 8. Time on page accumulates only on the same URL.
       if (previous!.page_url !== hit.path || previous!.parameters !== hit.parameters) return { recorded: false, outcome: '' };
-      plan = { kind: 'update', siteId, statisticId: previous!.ID!, sessionId: previous!.session_id, seconds: hit.time_on_page, time: hit.time, goals };
+      plan = { kind: 'update', statisticId: previous!.ID!, sessionId: previous!.session_id, seconds: hit.time_on_page, time: hit.time, goals };
     } else {
       // 7. Session created or updated, 8. pageview row.
       statistic = {
