@@ -121,6 +121,9 @@ describe('hits of two sites (issue 15): each counted for its own site, never mix
     const plain = await tk.client().get('/svc/embed.js');
     expect(String(plain.text)).not.toContain('"site"');
     expect((await tk.client().get('/svc/embed.js?site=999')).status).toBe(404);
+    // The settings page shows the line of the site chosen in the admin.
+    expect((await admin.get(`/svc-admin/settings?site=${blog.id}`)).text).toContain(`/svc/embed.js?site=${blog.id}`);
+    expect((await admin.get(`/svc-admin/settings?site=${DEFAULT_SITE_ID}`)).text).not.toContain('/svc/embed.js?site=');
   });
 
   it('links a search naming its site to the visitor\'s pageview on that site', async () => {
