@@ -13,6 +13,7 @@ import { LOOKUP_ITEMS, type LookupIds } from './lookups';
 import { type HitPayload, sanitisePayload, sanitizedHit } from './payload';
 import type { RotatingSalt } from './rotating-salt';
 import type { SiteOfHit } from './site-of-hit';
+import { hostOf } from './text';
 import type { DropLog } from './drop-log';
 import type { TrackingConfig, TrackingConfigCache } from './tracking-config';
 import type { AgentParser, ParsedAgent } from './user-agent';
@@ -101,7 +102,10 @@ export class Tracker {
   }
 
   private async process(payload: Record<string, unknown>, request: HitRequest, time: number): Promise<TrackResult> {
-    const cfg = this.d.config.current() ?? (await this.d.config.get());
+    // The settings are those of the hit's site (the default site's for a hit of no site, dropped below).
+    const siteId = await this.d.sites.of(payload.site, hostOf(payload.url));
+    const settingsOf = siteId ?? DEFAULT_SITE_ID;
+    const cfg = this.d.config.current(settingsOf) ?? (await this.d.config.get(settingsOf));
 
     // 1. IP block, before anything else is looked at.
     const foundIp = this.visitorIp(request);
@@ -113,7 +117,6 @@ export class Tracker {
     const hit = sanitisePayload(payload);
     const agent = this.d.agents.parse(hit.user_agent);
     if (agent.bot) return this.drop('bot', hit);
-    const siteId = await this.d.sites.of(payload.site, hit.host);
     if (siteId === null) return this.drop('unknown site', hit);
 
     // 3. Custom block rules and the visitor's own choices; 4. referrer spam.
@@ -221,10 +224,11 @@ export class Tracker {
   /**
    * The exclusions of a hit without recording anything (search capture uses
    * the same rules): IP block, bots, custom rules, Do Not Track, excluded
-   * roles and referrer spam. Null when the request may be counted.
+   * roles and referrer spam, with the settings of `siteId` (else of the site
+   * of the page's host). Null when the request may be counted.
    */
-  async screen(request: HitRequest, fields: Pick<HitPayload, 'url' | 'parameters' | 'referrer' | 'user_agent'>): Promise<DropOutcome | null> {
-    const cfg = await this.d.config.get();
+  async screen(request: HitRequest, fields: Pick<HitPayload, 'url' | 'parameters' | 'referrer' | 'user_agent'>, siteId: number | null = null): Promise<DropOutcome | null> {
+    const cfg = await this.d.config.get(siteId ?? (await this.d.sites.of(undefined, hostOf(fields.url))) ?? DEFAULT_SITE_ID);
     if (await this.ipBlocked(await this.visitorIp(request), cfg)) return 'ip blocked';
     const userAgent = fields.user_agent || header(request.headers, 'user-agent');
     if (this.d.agents.parse(userAgent).bot) return 'bot';
