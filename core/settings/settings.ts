@@ -163,6 +163,19 @@ export class Settings {
     return { saved: true, errors };
   }
 
+  /**
+   * The offered setting an option name stores, and for which site: a key is
+   * the default site's (or every site's), `<key>:site:<id>` another site's
+   * value of a per-site field. Null for other options.
+   */
+  optionSetting(name: string): { key: string; siteId: number } | null {
+    const match = /^(.+):site:(\d{1,9})$/.exec(name);
+    const key = match ? match[1]! : name;
+    const field = this.list().find((f) => f.key === key);
+    if (!field || (match && !field.perSite)) return null;
+    return { key, siteId: match ? Number(match[2]) : DEFAULT_SITE_ID };
+  }
+
   /** Deletes the per-site values of a removed site (the default site's are the install's options and stay). */
   async removeSite(siteId: number): Promise<void> {
     if (siteId === DEFAULT_SITE_ID) return;
