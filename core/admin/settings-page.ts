@@ -68,13 +68,14 @@ export function registerSettingsPage(admin: AdminService, settings: Settings, si
     capability: 'manage_options',
     get: async (req) => {
       const at = await scope(req);
-      return page(settings, at, await settings.values(at.site.id), {}, req.query.saved === '1');
+      // `saved` names the site saved, so switching sites from the page after saving does not claim the other was saved.
+      return page(settings, at, await settings.values(at.site.id), {}, req.query.saved === String(at.site.id));
     },
     post: async (req) => {
       const at = await scope(req);
       const input = formInput(settings.list(), req.body);
       const result = await settings.save(input, at.site.id);
-      if (result.saved) return { redirect: `${admin.url('/settings')}?${at.several ? `site=${at.site.id}&` : ''}saved=1` };
+      if (result.saved) return { redirect: `${admin.url('/settings')}?${at.several ? `site=${at.site.id}&` : ''}saved=${at.site.id}` };
       return page(settings, at, input, result.errors, false, 400);
     },
   });

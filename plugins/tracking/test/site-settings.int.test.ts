@@ -65,7 +65,10 @@ describe('tracking settings per site (issue 15)', () => {
     expect(fieldBlock(form.html, 'ip_blocklist')).not.toContain('data-every-site');
     const res = await admin.post(form.action, { form: { _svc_nonce: form.nonce, ...BLOG_FORM } });
     expect(res.status).toBe(302);
-    expect(res.headers.get('location')).toBe(`/svc-admin/settings?site=${blog.id}&saved=1`);
+    expect(res.headers.get('location')).toBe(`/svc-admin/settings?site=${blog.id}&saved=${blog.id}`);
+    expect((await admin.get(`/svc-admin/settings?site=${blog.id}&saved=${blog.id}`)).text).toContain('Settings saved.');
+    // Switching site keeps the query: the other site's page does not claim it was saved.
+    expect((await admin.get(`/svc-admin/settings?site=${DEFAULT_SITE_ID}&saved=${blog.id}`)).text).not.toContain('Settings saved.');
 
     expect(await tk.kernel.options.get(`ip_blocklist:site:${blog.id}`)).toBe('198.51.100.7');
     expect(await tk.kernel.options.get(`privacy_level:site:${blog.id}`)).toBe('private_mode');
@@ -85,7 +88,7 @@ describe('tracking settings per site (issue 15)', () => {
     expect(fieldBlock(form.html, 'privacy_level')).toContain('<option value="cookie" selected>');
     expect(fieldBlock(form.html, 'ip_blocklist')).not.toContain('198.51.100.7');
     const res = await admin.post(form.action, { form: { _svc_nonce: form.nonce, privacy_level: 'fingerprint', ip_blocklist: '192.0.2.1', enable_turbo_mode: '1' } });
-    expect(res.headers.get('location')).toBe(`/svc-admin/settings?site=${DEFAULT_SITE_ID}&saved=1`);
+    expect(res.headers.get('location')).toBe(`/svc-admin/settings?site=${DEFAULT_SITE_ID}&saved=${DEFAULT_SITE_ID}`);
     expect(await tk.kernel.options.get('privacy_level')).toBe('fingerprint');
     expect(await tk.kernel.options.get('ip_blocklist')).toBe('192.0.2.1');
     // An install-wide field saved on one site's page applies to every site.
