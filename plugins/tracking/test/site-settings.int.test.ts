@@ -1,7 +1,7 @@
 import { DEFAULT_SITE_ID, type Site } from '../../../core';
 import type { HttpClient } from '../../../test/helpers/http-client';
 import { type TestKernel, createTestKernel } from '../../../test/helpers/test-kernel';
-import { count, pageview, track } from './helpers';
+import { CHROME, count, pageview, track } from './helpers';
 
 /** The `_svc_nonce` and the form's action on the settings page of a site (none named: the page's own choice). */
 async function settingsForm(client: HttpClient, site?: number): Promise<{ nonce: string; action: string; html: string }> {
@@ -119,6 +119,15 @@ describe('tracking settings per site (issue 15)', () => {
     expect(await hit('https://www.example.com/dnt/', 'dnt-visitor', { dnt: '1' })).toBe('recorded');
     expect(await count(tk, 'statistics', 'site_id = ?', [DEFAULT_SITE_ID])).toBe(3);
     expect(await count(tk, 'statistics', 'site_id = ?', [blog.id])).toBe(0);
+  });
+
+  it('screens a site search with the exclusions of the site it names or whose page it comes from', async () => {
+    const search = async (body: Record<string, unknown>) =>
+      (await tk.client().post(`${tk.api}/track/search`, { json: { search_term: 'winter shoes', uid: 'searcher', ...body }, headers: { 'x-forwarded-for': '198.51.100.7', 'user-agent': CHROME } })).body
+        .outcome as { stored: boolean; reason?: string };
+    expect(await search({ site: blog.id })).toMatchObject({ stored: false, reason: 'excluded' });
+    expect(await search({ url: 'https://blog.example/search/' })).toMatchObject({ stored: false, reason: 'excluded' });
+    expect((await search({ url: 'https://www.example.com/search/' })).reason).not.toBe('excluded');
   });
 
   it('identifies the blog\'s visitors without a cookie, as its privacy level says', async () => {
