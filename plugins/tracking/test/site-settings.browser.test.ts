@@ -14,7 +14,7 @@ describeBrowser('the settings page of one site among two, in Chromium', () => {
   const b = browserSuite(
     async () => {
       fs.mkdirSync(SHOTS, { recursive: true });
-      const tk = await createTestKernel();
+      const tk = await createTestKernel({ plugins: ['tracking'] });
       blog = await tk.kernel.sites.add({ name: 'Blog', domain: 'blog.example', timezone: 'UTC' });
       return tk;
     },
@@ -26,6 +26,8 @@ describeBrowser('the settings page of one site among two, in Chromium', () => {
   it('saves the exclusions and privacy of the site chosen in the header, and shows the other site its own', async () => {
     await b.page.goto(`/svc-admin/settings?site=${blog.id}`);
     await expect(b.page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Settings for Blog');
+    // The code to copy is the blog's own snippet.
+    await expect(b.page.getByLabel('Tracking code').inputValue()).resolves.toContain(`/svc/embed.js?site=${blog.id}`);
     await b.page.getByLabel('Visitor identification').selectOption({ label: 'Cookieless' });
     await b.page.getByLabel('Blocked IP addresses').fill('198.51.100.7');
     await Promise.all([b.page.waitForURL(`**/svc-admin/settings?site=${blog.id}&saved=${blog.id}`), b.page.getByRole('button', { name: 'Save settings' }).click()]);
