@@ -62,7 +62,7 @@ export const SECRET_MASK = '••••••••';
 /** What a plugin sees of the settings: its registrations are held back until its `register` succeeds. */
 export type PluginSettings = Pick<Settings, 'register' | 'panel' | 'panels' | 'list' | 'get' | 'read' | 'values' | 'save'>;
 
-/** Where a per-site field of a site is stored: the option name for a field. */
+/** The option holding a field's value for `siteId` (the field's key unless it is per site). */
 const optionOf = (field: SettingField, siteId: number) => (field.perSite ? siteOptionName(field.key, siteId) : field.key);
 
 /** The settings page's fields, registered by the kernel and plugins. */

@@ -107,7 +107,7 @@ export class Tracker {
     const settingsOf = siteId ?? DEFAULT_SITE_ID;
     const cfg = this.d.config.current(settingsOf) ?? (await this.d.config.get(settingsOf));
 
-    // 1. IP block, before anything else is looked at.
+    // 1. IP block (the site's blocklist), before anything is sanitised.
     const foundIp = this.visitorIp(request);
     const ip = waits(foundIp) ? await foundIp : foundIp;
     const blocked = this.ipBlocked(ip, cfg);
