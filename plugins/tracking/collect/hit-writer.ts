@@ -30,7 +30,7 @@ export type WritePlan =
       statistic: SvcStatistic;
       goals: number[];
     }
-  | { kind: 'update'; siteId: number; statisticId: number; sessionId: number; seconds: number; time: number; goals: number[] };
+  | { kind: 'update'; statisticId: number; sessionId: number; seconds: number; time: number; goals: number[] };
 
 export interface WriteResult {
   statisticId: number;

@@ -102,7 +102,8 @@ export class Tracker {
   }
 
   private async process(payload: Record<string, unknown>, request: HitRequest, time: number): Promise<TrackResult> {
-    // The settings are those of the hit's site (the default site's for a hit of no site, dropped below).
+    // The site: named by the snippet, else the one the page host belongs to. Its settings apply
+    // (the default site's to a hit of no site, dropped below).
     const siteId = await this.d.sites.of(payload.site, hostOf(payload.url));
     const settingsOf = siteId ?? DEFAULT_SITE_ID;
     const cfg = this.d.config.current(settingsOf) ?? (await this.d.config.get(settingsOf));
@@ -111,18 +112,20 @@ export class Tracker {
     const foundIp = this.visitorIp(request);
     const ip = waits(foundIp) ? await foundIp : foundIp;
     const blocked = this.ipBlocked(ip, cfg);
-    if ((waits(blocked) ? await blocked : blocked) && !(await this.isTestHit(payload.url))) return this.drop('ip blocked', payload);
+    if ((waits(blocked) ? await blocked : blocked) && !(await this.isTestHit(payload.url))) {
+      return this.drop('ip blocked', payload, siteId);
+    }
 
     // 2. Sanitise and parse the user agent.
     const hit = sanitisePayload(payload);
+    if (siteId === null) return this.drop('unknown site', hit, null);
     const agent = this.d.agents.parse(hit.user_agent);
-    if (agent.bot) return this.drop('bot', hit);
-    if (siteId === null) return this.drop('unknown site', hit);
+    if (agent.bot) return this.drop('bot', hit, siteId);
 
     // 3. Custom block rules and the visitor's own choices; 4. referrer spam.
     const exclusion = this.excluded(request, hit, cfg);
     const excluded = waits(exclusion) ? await exclusion : exclusion;
-    if (excluded) return this.drop(excluded.outcome, hit, excluded.extra);
+    if (excluded) return this.drop(excluded.outcome, hit, siteId, excluded.extra);
 
     const identity = identify(
       {
@@ -168,7 +171,7 @@ export class Tracker {
     if (hitType === 'update') {
       // 8. Time on page accumulates only on the same URL.
       if (previous!.page_url !== hit.path || previous!.parameters !== hit.parameters) return { recorded: false, outcome: '' };
-      plan = { kind: 'update', siteId, statisticId: previous!.ID!, sessionId: previous!.session_id, seconds: hit.time_on_page, time: hit.time, goals };
+      plan = { kind: 'update', statisticId: previous!.ID!, sessionId: previous!.session_id, seconds: hit.time_on_page, time: hit.time, goals };
     } else {
       // 7. Session created or updated, 8. pageview row.
       statistic = {
@@ -285,8 +288,9 @@ export class Tracker {
     return typeof token === 'string' && token !== '' && token === nonce;
   }
 
-  private drop(outcome: DropOutcome, hit: HitPayload | Record<string, unknown>, extra: Record<string, unknown> = {}): TrackResult {
-    this.d.drops.note(outcome, typeof hit.url === 'string' ? hit.url : '');
+  /** Notes a dropped hit in the list of its site (none for a hit of no known site). */
+  private drop(outcome: DropOutcome, hit: HitPayload | Record<string, unknown>, siteId: number | null, extra: Record<string, unknown> = {}): TrackResult {
+    this.d.drops.note(outcome, typeof hit.url === 'string' ? hit.url : '', siteId);
     if (this.d.debug) this.d.logger.info({ outcome, url: typeof hit.url === 'string' ? hit.url.slice(0, 300) : '', ...extra }, `hit dropped: ${outcome}`);
     return { recorded: false, outcome };
   }

@@ -62,7 +62,9 @@ describe('hits of two sites (issue 15): each counted for its own site, never mix
   it('keeps them apart in the daily summaries too', async () => {
     clock.advance(DAY);
     headers = { 'x-svc-nonce': await tk.nonce(admin) };
-    await tk.kernel.statistics.folder.foldPending();
+    // One scheduled run folds at most its limit of days, of all sites together.
+    expect(await tk.kernel.statistics.folder.foldPending(1)).toHaveLength(1);
+    expect(await tk.kernel.statistics.folder.foldPending()).toHaveLength(1);
     const summaries = await rows<{ site_id: number; pageviews: number }>(tk, 'summary_days');
     expect(summaries.map((r) => [Number(r.site_id), Number(r.pageviews)]).sort()).toEqual([[DEFAULT_SITE_ID, 1], [blog.id, 3]]);
     for (const site of [DEFAULT_SITE_ID, blog.id]) expect(await totals(site)).toEqual(await totals(site, 'raw'));
@@ -99,8 +101,13 @@ describe('hits of two sites (issue 15): each counted for its own site, never mix
     await tk.kernel.sites.update(DEFAULT_SITE_ID, { domain: 'www.example.com' });
     expect(await hit(pageview('https://elsewhere.example/gone/', 'stray'))).toBe('unknown site');
     expect(await hit(pageview('https://www.example.com/still/', 'stray'))).toBe('recorded');
-    const res = await admin.get(`${tk.api}/tracking/onboarding`, { headers });
-    expect((res.body.data as { drops: Array<{ reason: string }> }).drops.map((d) => d.reason)).toContain('unknown site');
+    const drops = async (site: number) =>
+      ((await admin.get(`${tk.api}/tracking/onboarding?site=${site}`, { headers })).body.data as { drops: Array<{ reason: string; page_url: string }> }).drops;
+    expect((await drops(DEFAULT_SITE_ID)).map((d) => d.reason)).toContain('unknown site');
+    // A site's list holds its own dropped hits only; hits of no known site are listed with the first site.
+    expect(await hit(pageview('https://blog.example/crawled/', 'crawler', { user_agent: 'Googlebot/2.1 (+http://www.google.com/bot.html)' }))).toBe('bot');
+    expect((await drops(blog.id)).map((d) => [d.reason, d.page_url])).toEqual([['bot', 'https://blog.example/crawled/']]);
+    expect((await drops(DEFAULT_SITE_ID)).map((d) => d.reason)).not.toContain('bot');
   });
 
   it('gives the snippet of another site its id, and its embed script its goals and id', async () => {
@@ -114,6 +121,9 @@ describe('hits of two sites (issue 15): each counted for its own site, never mix
     const plain = await tk.client().get('/svc/embed.js');
     expect(String(plain.text)).not.toContain('"site"');
     expect((await tk.client().get('/svc/embed.js?site=999')).status).toBe(404);
+    // The settings page shows the line of the site chosen in the admin.
+    expect((await admin.get(`/svc-admin/settings?site=${blog.id}`)).text).toContain(`/svc/embed.js?site=${blog.id}`);
+    expect((await admin.get(`/svc-admin/settings?site=${DEFAULT_SITE_ID}`)).text).not.toContain('/svc/embed.js?site=');
   });
 
   it('links a search naming its site to the visitor\'s pageview on that site', async () => {
@@ -136,5 +146,20 @@ describe('hits of two sites (issue 15): each counted for its own site, never mix
     expect((await get('/data/today')).date).toBe('2026-05-05');
     const chart = await get(`/data/insights?site=${island.id}&group_by=day&metrics=pageviews&date_start=2026-05-05&date_end=2026-05-06`);
     expect(chart).toMatchObject({ labels: ['2026-05-05', '2026-05-06'], datasets: { pageviews: [0, 1] } });
+  });
+
+  it('removes a site with its pageviews, sessions, goals, summaries and the rows joined to its pageviews; the other sites keep theirs', async () => {
+    const before = await totals(DEFAULT_SITE_ID);
+    const joined = async (siteIs: string) =>
+      count(tk, 'goal_statistics', `statistic_id IN (SELECT ID FROM ${tk.kernel.db.quote(tk.kernel.db.table('statistics'))} WHERE site_id ${siteIs})`);
+    expect(await joined(`= ${blog.id}`)).toBeGreaterThan(0);
+    const orphans = () => count(tk, 'goal_statistics', `statistic_id NOT IN (SELECT ID FROM ${tk.kernel.db.quote(tk.kernel.db.table('statistics'))})`);
+    const kept = await joined(`<> ${blog.id}`);
+    await tk.kernel.sites.remove(blog.id);
+    for (const table of ['statistics', 'sessions', 'goals', 'summary_days', 'summary_state']) expect(await count(tk, table, 'site_id = ?', [blog.id])).toBe(0);
+    expect(await orphans()).toBe(0);
+    expect(await count(tk, 'statistics_searches')).toBe(0);
+    expect(await joined(`<> ${blog.id}`)).toBe(kept);
+    expect(await totals(DEFAULT_SITE_ID)).toEqual(before);
   });
 });
