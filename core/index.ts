@@ -43,7 +43,7 @@ export type { OptionSnapshot, Options } from './options/options';
 export type { Transients } from './options/transients';
 export type { SiteRemoval, SitesApi } from './sites/sites';
 export { DEFAULT_SITE_ID, type Site, type SiteInput, type SiteRole } from './sites/types';
-export { type PluginSettings, type SettingField, parseBoolean, parseChoice, parseLines } from './settings/settings';
+export { type PluginSettings, type SettingField, parseBoolean, parseChoice, parseLines, siteOptionName } from './settings/settings';
 
 // The database: migrations, SQL helpers, the hot path's driver statements.
 export { type Database, redactUrl } from './db/database';

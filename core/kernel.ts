@@ -145,6 +145,7 @@ export class Kernel {
       const httpApp = new HttpApp({ config, logger, sessions, passport });
       const admin = new AdminService({ config, users, nonces, hooks, logger, sites });
       const settings = new Settings(options, config.license);
+      sites.onRemove((siteId) => settings.removeSite(siteId));
       const mailer = new Mailer({
         smtpUrl: config.smtpUrl,
         from: config.mailFrom,

@@ -1,7 +1,9 @@
 import path from 'node:path';
 import { VIEWS_DIR } from '../paths';
 import { SECRET_MASK, type SettingField, type Settings } from '../settings/settings';
-import type { AdminResult, AdminService } from './admin';
+import type { Sites } from '../sites/sites';
+import type { Site } from '../sites/types';
+import type { AdminRequest, AdminResult, AdminService } from './admin';
 
 const VIEW = path.join(VIEWS_DIR, 'settings.ejs');
 /** Sections show in the order their first field was registered, except this one, which comes last. */
@@ -30,32 +32,51 @@ function formInput(fields: readonly SettingField[], body: Readonly<Record<string
   return input;
 }
 
-async function page(settings: Settings, values: Record<string, unknown>, errors: Record<string, string>, saved: boolean, status = 200): Promise<AdminResult> {
+/** The page's site and whether the install has others (then the page says which fields are whose). */
+interface Scope {
+  site: Site;
+  several: boolean;
+}
+
+async function page(settings: Settings, scope: Scope, values: Record<string, unknown>, errors: Record<string, string>, saved: boolean, status = 200): Promise<AdminResult> {
   const fields = settings.list();
-  const sections: Array<{ name: string; fields: Array<{ field: SettingField; value: ReturnType<typeof shown>; error?: string }> }> = [];
+  type Item = { field: SettingField; value: ReturnType<typeof shown>; error?: string; everySite: boolean };
+  const sections: Array<{ name: string; fields: Item[] }> = [];
   for (const field of fields) {
     let section = sections.find((s) => s.name === field.section);
     if (!section) sections.push((section = { name: field.section, fields: [] }));
-    section.fields.push({ field, value: shown(field, values[field.key]), error: errors[field.key] });
+    section.fields.push({ field, value: shown(field, values[field.key]), error: errors[field.key], everySite: scope.several && !field.perSite });
   }
   sections.sort((a, b) => Number(a.name === LAST_SECTION) - Number(b.name === LAST_SECTION));
   const known = new Set(fields.map((f) => f.key));
   const stray = Object.entries(errors).filter(([key]) => !known.has(key)).map(([key, message]) => `${key}: ${message}`);
   const panels = await Promise.all(settings.panels().map(async (p) => ({ key: p.key, title: p.title, ...(await p.render()) })));
-  return { view: VIEW, title: 'Settings', status, data: { sections, panels, saved, stray, failed: Object.keys(errors).length > 0 } };
+  const data = { sections, panels, saved, stray, failed: Object.keys(errors).length > 0, site: scope.several ? scope.site : null };
+  return { view: VIEW, title: 'Settings', status, data };
 }
 
-/** `/svc-admin/settings`: every registered setting by section; a refused value is shown next to its field and nothing is saved. */
-export function registerSettingsPage(admin: AdminService, settings: Settings): void {
+/**
+ * `/svc-admin/settings`: every registered setting by section; a refused value
+ * is shown next to its field and nothing is saved. Per-site fields are those
+ * of the site chosen in the header; the form names that site, so a choice
+ * made meanwhile in another tab does not change where it saves.
+ */
+export function registerSettingsPage(admin: AdminService, settings: Settings, sites: Sites): void {
+  const scope = async (req: AdminRequest): Promise<Scope> => ({ site: req.raw.site ?? (await sites.default()), several: (await sites.list()).length > 1 });
   admin.page({
     path: '/settings',
     capability: 'manage_options',
-    get: async (req) => page(settings, await settings.values(), {}, req.query.saved === '1'),
+    get: async (req) => {
+      const at = await scope(req);
+      // `saved` names the site saved, so switching sites from the page after saving does not claim the other was saved.
+      return page(settings, at, await settings.values(at.site.id), {}, req.query.saved === String(at.site.id));
+    },
     post: async (req) => {
+      const at = await scope(req);
       const input = formInput(settings.list(), req.body);
-      const result = await settings.save(input);
-      if (result.saved) return { redirect: `${admin.url('/settings')}?saved=1` };
-      return page(settings, input, result.errors, false, 400);
+      const result = await settings.save(input, at.site.id);
+      if (result.saved) return { redirect: `${admin.url('/settings')}?${at.several ? `site=${at.site.id}&` : ''}saved=${at.site.id}` };
+      return page(settings, at, input, result.errors, false, 400);
     },
   });
 }

@@ -1,6 +1,7 @@
 import { type License, licenseAllows } from '../config';
 import { SvcError, badRequest } from '../errors';
 import type { OptionSnapshot, Options } from '../options/options';
+import { DEFAULT_SITE_ID } from '../sites/types';
 import { optionalFlag } from '../validation/readers';
 
 export type SettingType = 'boolean' | 'select' | 'text' | 'textarea' | 'multiselect' | 'number';
@@ -21,8 +22,22 @@ export interface SettingField<T = unknown> {
    * of it, and saving the mask back keeps the stored value (empty clears it).
    */
   secret?: boolean;
+  /**
+   * Each site has its own value (see `siteOptionName`); a site that never
+   * saved one has the field's default. Other fields apply to every site.
+   */
+  perSite?: boolean;
   /** Turns a submitted value into the stored one; throws a 400 SvcError naming the problem. */
   parse(raw: unknown): T;
+}
+
+/**
+ * The option holding a setting for one site: the key itself for the default
+ * site (so an install with one site keeps the option names of tracking.md
+ * §2.5), `<key>:site:<id>` for another site.
+ */
+export function siteOptionName(key: string, siteId: number): string {
+  return siteId === DEFAULT_SITE_ID ? key : `${key}:site:${siteId}`;
 }
 
 /**
@@ -46,6 +61,9 @@ export const SECRET_MASK = '••••••••';
 
 /** What a plugin sees of the settings: its registrations are held back until its `register` succeeds. */
 export type PluginSettings = Pick<Settings, 'register' | 'panel' | 'panels' | 'list' | 'get' | 'read' | 'values' | 'save'>;
+
+/** The option holding a field's value for `siteId` (the field's key unless it is per site). */
+const optionOf = (field: SettingField, siteId: number) => (field.perSite ? siteOptionName(field.key, siteId) : field.key);
 
 /** The settings page's fields, registered by the kernel and plugins. */
 export class Settings {
@@ -75,10 +93,10 @@ export class Settings {
       panel: (panel) => defer(() => this.panel(panel)),
       panels: () => this.panels(),
       list: () => this.list(),
-      get: (key) => this.get(key),
-      read: (snapshot, key) => this.read(snapshot, key),
-      values: () => this.values(),
-      save: (input) => this.save(input),
+      get: (key, siteId) => this.get(key, siteId),
+      read: (snapshot, key, siteId) => this.read(snapshot, key, siteId),
+      values: (siteId) => this.values(siteId),
+      save: (input, siteId) => this.save(input, siteId),
     };
   }
 
@@ -91,41 +109,42 @@ export class Settings {
     return [...this.fields.values()].filter((f) => licenseAllows(this.license, f.tier ?? 'free'));
   }
 
-  async get<T>(key: string): Promise<T> {
-    const field = this.fields.get(key);
-    if (!field) throw new Error(`unknown setting ${key}`);
-    return this.options.get<T>(key, field.default as T);
+  /** A setting's value; for a per-site field, the value of `siteId` (the default site when not given). */
+  async get<T>(key: string, siteId = DEFAULT_SITE_ID): Promise<T> {
+    const field = this.field(key);
+    return this.options.get<T>(optionOf(field, siteId), field.default as T);
   }
 
   /**
    * A setting's value in a snapshot of the autoloaded options (`options.snapshot()`),
    * without waiting; its default when the snapshot does not hold it. For settings
-   * stored autoloaded, as a hot path's are.
+   * stored autoloaded, as a hot path's are (a site's saved values are).
    */
-  read<T>(snapshot: OptionSnapshot, key: string): T {
-    const field = this.fields.get(key);
-    if (!field) throw new Error(`unknown setting ${key}`);
-    return (snapshot.values.has(key) ? snapshot.values.get(key) : field.default) as T;
+  read<T>(snapshot: OptionSnapshot, key: string, siteId = DEFAULT_SITE_ID): T {
+    const field = this.field(key);
+    const name = optionOf(field, siteId);
+    return (snapshot.values.has(name) ? snapshot.values.get(name) : field.default) as T;
   }
 
-  /** Values for display: secrets are masked. */
-  async values(): Promise<Record<string, unknown>> {
+  /** Values for display, per-site fields those of `siteId`: secrets are masked. */
+  async values(siteId = DEFAULT_SITE_ID): Promise<Record<string, unknown>> {
     const out: Record<string, unknown> = {};
     for (const field of this.list()) {
-      const value = await this.options.get(field.key, field.default);
+      const value = await this.options.get(optionOf(field, siteId), field.default);
       out[field.key] = field.secret ? (value ? SECRET_MASK : '') : value;
     }
     return out;
   }
 
   /**
-   * Validates every submitted field first and stores them only when all pass.
+   * Validates every submitted field first and stores them only when all pass;
+   * per-site fields are stored for `siteId`, the others for every site.
    * Keys that are not offered settings are refused.
    */
-  async save(input: Record<string, unknown>): Promise<SaveResult> {
+  async save(input: Record<string, unknown>, siteId = DEFAULT_SITE_ID): Promise<SaveResult> {
     const offered = new Map(this.list().map((f) => [f.key, f]));
     const errors: Record<string, string> = {};
-    const parsed: Array<[string, unknown]> = [];
+    const parsed: Array<[SettingField, unknown]> = [];
     for (const [key, raw] of Object.entries(input)) {
       const field = offered.get(key);
       if (!field) {
@@ -134,14 +153,39 @@ export class Settings {
       }
       if (field.secret && raw === SECRET_MASK) continue;
       try {
-        parsed.push([key, field.parse(raw)]);
+        parsed.push([field, field.parse(raw)]);
       } catch (err) {
         errors[key] = err instanceof SvcError ? err.message : 'This value is not valid.';
       }
     }
     if (Object.keys(errors).length > 0) return { saved: false, errors };
-    for (const [key, value] of parsed) await this.options.set(key, value);
+    for (const [field, value] of parsed) await this.options.set(optionOf(field, siteId), value);
     return { saved: true, errors };
+  }
+
+  /**
+   * The offered setting an option name stores, and for which site: a key is
+   * the default site's (or every site's), `<key>:site:<id>` another site's
+   * value of a per-site field. Null for other options.
+   */
+  optionSetting(name: string): { key: string; siteId: number } | null {
+    const match = /^(.+):site:(\d{1,9})$/.exec(name);
+    const key = match ? match[1]! : name;
+    const field = this.list().find((f) => f.key === key);
+    if (!field || (match && !field.perSite)) return null;
+    return { key, siteId: match ? Number(match[2]) : DEFAULT_SITE_ID };
+  }
+
+  /** Deletes the per-site values of a removed site (the default site's are the install's options and stay). */
+  async removeSite(siteId: number): Promise<void> {
+    if (siteId === DEFAULT_SITE_ID) return;
+    for (const field of this.fields.values()) if (field.perSite) await this.options.delete(siteOptionName(field.key, siteId));
+  }
+
+  private field(key: string): SettingField {
+    const field = this.fields.get(key);
+    if (!field) throw new Error(`unknown setting ${key}`);
+    return field;
   }
 }
 

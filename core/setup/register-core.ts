@@ -21,7 +21,7 @@ export function registerCore(kernel: Kernel): void {
   registerAppPasswordRoutes(kernel.rest, kernel.appPasswords);
   registerSiteRoutes(kernel.rest, kernel.sites);
   registerCoreMenu(kernel.hooks);
-  registerSettingsPage(kernel.admin, kernel.settings);
+  registerSettingsPage(kernel.admin, kernel.settings, kernel.sites);
   const { users, accounts, appPasswords, loginLimiter: limiter } = kernel;
   registerAccountPage(kernel.admin, { users, accounts, appPasswords, limiter, timezone: kernel.config.timezone });
   registerUsersPage(kernel.admin, { users, accounts, sites: kernel.sites });

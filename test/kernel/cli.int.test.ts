@@ -185,6 +185,21 @@ describe('svc CLI (bin/svc.js)', () => {
     expect(await svc('option', 'get', 'never_set')).toEqual({ code: 1, stdout: '', stderr: 'option never_set is not set\n' });
   });
 
+  it('reads and writes another site\'s value of a per-site setting under its derived name, validated', async () => {
+    const blog = await tk.kernel.sites.add({ name: 'Blog', domain: 'blog.example', timezone: 'UTC' });
+    const name = `ip_blocklist:site:${blog.id}`;
+    expect(await svc('option', 'set', name, '"192.0.2.0/24"')).toMatchObject({ code: 0 });
+    expect((await svc('option', 'get', name)).stdout).toBe('"192.0.2.0/24"\n');
+    expect((await svc('option', 'set', name, '"not an address"')).stderr).toMatch(/^svc: ip_blocklist:site:\d+: Line 1 \(not an address\): not an IP address or CIDR range\n/);
+    expect((await svc('option', 'set', 'ip_blocklist:site:999', '""')).stderr).toMatch(/^svc: ip_blocklist:site:999: there is no site 999\n/);
+    // A site that saved nothing reads the default, not the default site's value.
+    expect((await svc('option', 'get', `custom_block_rules:site:${blog.id}`)).stdout).toBe('""\n');
+    tk.kernel.options.invalidate();
+    expect(await tk.kernel.settings.get('ip_blocklist', blog.id)).toBe('192.0.2.0/24');
+    expect(await tk.kernel.options.get('ip_blocklist')).not.toBe('192.0.2.0/24');
+    await tk.kernel.sites.remove(blog.id);
+  });
+
   it('fires documented and plugin-declared actions with JSON arguments', async () => {
     expect(await svc('action', 'notes_add', '"first note"')).toEqual({ code: 0, stdout: 'notes_add done\n', stderr: '' });
     expect((await svc('notes')).stdout).toBe('1 note(s)\n');

@@ -3,7 +3,8 @@ import { type CoreCommand, withKernel } from '../runtime';
 
 /**
  * `svc option get|set <key> [json]`. Keys of the settings page are validated
- * like the page does; a refused value is a usage error and nothing is stored.
+ * like the page does, and so are another site's values of its per-site fields
+ * (`<key>:site:<id>`); a refused value is a usage error and nothing is stored.
  */
 export const optionCommand: CoreCommand = {
   name: 'option',
@@ -16,8 +17,8 @@ export const optionCommand: CoreCommand = {
     if (sub === 'get') {
       if (raw !== undefined) throw new UsageError(`unexpected argument ${raw}`);
       return withKernel(rt, async (kernel) => {
-        const offered = kernel.settings.list().some((f) => f.key === key);
-        const value = offered ? await kernel.settings.get(key) : await kernel.options.get(key);
+        const setting = kernel.settings.optionSetting(key);
+        const value = setting ? await kernel.settings.get(setting.key, setting.siteId) : await kernel.options.get(key);
         if (value === undefined) {
           rt.io.err(`option ${key} is not set`);
           return 1;
@@ -30,9 +31,11 @@ export const optionCommand: CoreCommand = {
     if (raw === undefined) throw new UsageError('missing the JSON value');
     const value = parseJsonArg(raw, 'the value');
     return withKernel(rt, async (kernel) => {
-      if (kernel.settings.list().some((f) => f.key === key)) {
-        const result = await kernel.settings.save({ [key]: value });
-        if (!result.saved) throw new UsageError(`${key}: ${result.errors[key]}`);
+      const setting = kernel.settings.optionSetting(key);
+      if (setting) {
+        if (!(await kernel.sites.get(setting.siteId))) throw new UsageError(`${key}: there is no site ${setting.siteId}`);
+        const result = await kernel.settings.save({ [setting.key]: value }, setting.siteId);
+        if (!result.saved) throw new UsageError(`${key}: ${result.errors[setting.key]}`);
       } else {
         await kernel.options.set(key, value);
       }

@@ -40,6 +40,6 @@ export function parseHttpUrl(value: unknown, maxLength = 4096): URL | null {
 }
 
 /** Host of a URL string, lowercased, or '' when it is not an http(s) URL. */
-export function hostOf(value: string): string {
+export function hostOf(value: unknown): string {
   return parseHttpUrl(value)?.host.toLowerCase() ?? '';
 }

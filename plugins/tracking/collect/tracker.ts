@@ -11,9 +11,9 @@ import { resolveVisitorIp } from './ip';
 import { KeyedLock } from './keyed-lock';
 import { LOOKUP_ITEMS, type LookupIds } from './lookups';
 import { type HitPayload, sanitisePayload, sanitizedHit } from './payload';
-import { hostOf } from './text';
 import type { RotatingSalt } from './rotating-salt';
 import type { SiteOfHit } from './site-of-hit';
+import { hostOf } from './text';
 import type { DropLog } from './drop-log';
 import type { TrackingConfig, TrackingConfigCache } from './tracking-config';
 import type { AgentParser, ParsedAgent } from './user-agent';
@@ -102,20 +102,22 @@ export class Tracker {
   }
 
   private async process(payload: Record<string, unknown>, request: HitRequest, time: number): Promise<TrackResult> {
-    const cfg = this.d.config.current() ?? (await this.d.config.get());
+    // The site: named by the snippet, else the one the page host belongs to. Its settings apply
+    // (the default site's to a hit of no site, dropped below).
+    const siteId = await this.d.sites.of(payload.site, hostOf(payload.url));
+    const settingsOf = siteId ?? DEFAULT_SITE_ID;
+    const cfg = this.d.config.current(settingsOf) ?? (await this.d.config.get(settingsOf));
 
-    // 1. IP block, before anything else is looked at.
+    // 1. IP block (the site's blocklist), before anything is sanitised.
     const foundIp = this.visitorIp(request);
     const ip = waits(foundIp) ? await foundIp : foundIp;
     const blocked = this.ipBlocked(ip, cfg);
     if ((waits(blocked) ? await blocked : blocked) && !(await this.isTestHit(payload.url))) {
-      return this.drop('ip blocked', payload, await this.d.sites.of(payload.site, typeof payload.url === 'string' ? hostOf(payload.url) : ''));
+      return this.drop('ip blocked', payload, siteId);
     }
 
     // 2. Sanitise and parse the user agent.
     const hit = sanitisePayload(payload);
-    // The site: named by the snippet, else the one the page host belongs to.
-    const siteId = await this.d.sites.of(payload.site, hit.host);
     if (siteId === null) return this.drop('unknown site', hit, null);
     const agent = this.d.agents.parse(hit.user_agent);
     if (agent.bot) return this.drop('bot', hit, siteId);
@@ -225,10 +227,11 @@ export class Tracker {
   /**
    * The exclusions of a hit without recording anything (search capture uses
    * the same rules): IP block, bots, custom rules, Do Not Track, excluded
-   * roles and referrer spam. Null when the request may be counted.
+   * roles and referrer spam, with the settings of `siteId` (else of the site
+   * of the page's host). Null when the request may be counted.
    */
-  async screen(request: HitRequest, fields: Pick<HitPayload, 'url' | 'parameters' | 'referrer' | 'user_agent'>): Promise<DropOutcome | null> {
-    const cfg = await this.d.config.get();
+  async screen(request: HitRequest, fields: Pick<HitPayload, 'url' | 'parameters' | 'referrer' | 'user_agent'>, siteId: number | null = null): Promise<DropOutcome | null> {
+    const cfg = await this.d.config.get(siteId ?? (await this.d.sites.of(undefined, hostOf(fields.url))) ?? DEFAULT_SITE_ID);
     if (await this.ipBlocked(await this.visitorIp(request), cfg)) return 'ip blocked';
     const userAgent = fields.user_agent || header(request.headers, 'user-agent');
     if (this.d.agents.parse(userAgent).bot) return 'bot';

@@ -1,4 +1,4 @@
-import type { OptionSnapshot, PluginContext } from '../../../core';
+import { DEFAULT_SITE_ID, type OptionSnapshot, type PluginContext } from '../../../core';
 import { type BlockRule, parseBlockRule } from '../settings/block-rules';
 import type { PrivacyLevel } from '../settings/tracking-settings';
 
@@ -33,17 +33,24 @@ type Ctx = Pick<PluginContext, 'settings' | 'options' | 'logger' | 'config'>;
 
 const lines = (text: unknown) => (typeof text === 'string' ? text.split(/\r?\n/).map((l) => l.trim()).filter(Boolean) : []);
 
+/** One site's parsed settings and the snapshot they were last checked against. */
+interface Cached {
+  version: number;
+  signature: string;
+  value: TrackingConfig;
+}
+
 /**
- * Tracking settings as the pipeline sees them. Their options are autoloaded
- * (stored with their defaults at start when absent), so reading them costs no
- * query: the kernel's option cache reloads them at most every few seconds and
- * at once after a change on this node. A hit reads them once, without waiting
- * (`current()`); parsing happens only when a value changed.
+ * Tracking settings of each site as the pipeline sees them. Their options are
+ * autoloaded (the default site's stored with their defaults at start when
+ * absent; another site's saved autoloaded, its defaults otherwise), so reading
+ * them costs no query: the kernel's option cache reloads them at most every
+ * few seconds and at once after a change on this node. A hit reads its site's
+ * once, without waiting (`current(siteId)`); parsing happens only when a value
+ * of that site changed.
  */
 export class TrackingConfigCache {
-  private version = -1;
-  private signature = '';
-  private value: TrackingConfig | null = null;
+  private readonly sites = new Map<number, Cached>();
 
   constructor(private readonly ctx: Ctx) {}
 
@@ -55,26 +62,24 @@ export class TrackingConfigCache {
     }
   }
 
-  /** The settings from the options in memory; null right after a change on this node, until `get()` has loaded them. */
-  current(): TrackingConfig | null {
+  /** A site's settings from the options in memory; null right after a change on this node, until `get()` has loaded them. */
+  current(siteId = DEFAULT_SITE_ID): TrackingConfig | null {
     const snapshot = this.ctx.options.snapshot();
-    return snapshot && this.from(snapshot);
+    return snapshot && this.from(snapshot, siteId);
   }
 
-  async get(): Promise<TrackingConfig> {
-    return this.current() ?? this.from(await this.ctx.options.loaded());
+  async get(siteId = DEFAULT_SITE_ID): Promise<TrackingConfig> {
+    return this.current(siteId) ?? this.from(await this.ctx.options.loaded(), siteId);
   }
 
-  private from(snapshot: OptionSnapshot): TrackingConfig {
-    if (this.value && snapshot.version === this.version) return this.value;
-    const raw = KEYS.map((key) => this.ctx.settings.read(snapshot, key));
+  private from(snapshot: OptionSnapshot, siteId: number): TrackingConfig {
+    const cached = this.sites.get(siteId);
+    if (cached && snapshot.version === cached.version) return cached.value;
+    const raw = KEYS.map((key) => this.ctx.settings.read(snapshot, key, siteId));
     const signature = JSON.stringify(raw);
-    if (!this.value || signature !== this.signature) {
-      this.value = this.parse(raw);
-      this.signature = signature;
-    }
-    this.version = snapshot.version;
-    return this.value;
+    const value = cached && signature === cached.signature ? cached.value : this.parse(raw);
+    this.sites.set(siteId, { version: snapshot.version, signature, value });
+    return value;
   }
 
   private parse([privacy, dnt, turbo, urlChange, links, byDomain, headless, rules, ips, roles]: unknown[]): TrackingConfig {

@@ -1,4 +1,4 @@
-import { insertIfAbsent, type PluginContext } from '../../../core';
+import { DEFAULT_SITE_ID, insertIfAbsent, type PluginContext } from '../../../core';
 import type { TrackingConfigCache } from '../collect/tracking-config';
 import { LinkLookup } from './link-lookup';
 import { LinkScraper } from './link-scraper';
@@ -15,11 +15,17 @@ export async function registerExternalLinks(ctx: PluginContext, config: Tracking
   await lookup.init();
   const scraper = new LinkScraper({ db: ctx.db, clock: ctx.clock, logger: ctx.logger, config: ctx.config, options: ctx.options, lookup });
 
+  /** The site of a pageview: its `track_external_links` decides whether the click is recorded. */
+  const siteOf = async (statisticId: number): Promise<number> => {
+    const [row] = await ctx.db.select<{ site_id: number | string }>(`SELECT site_id FROM ${ctx.db.quote(ctx.db.table('statistics'))} WHERE ID = ?`, [statisticId]);
+    return row ? Number(row.site_id) : DEFAULT_SITE_ID;
+  };
+
   // The free tier fires the action for every hit but records nothing, so it does not tap it.
   if (ctx.config.pro) {
     ctx.hooks.addAction('svc_track_external_link', async (statisticId, url) => {
       if (!url || !(statisticId > 0)) return;
-      if (!(config.current() ?? (await config.get())).trackExternalLinks) return;
+      if (!(await config.get(await siteOf(statisticId))).trackExternalLinks) return;
       const normalised = normaliseLinkUrl(url);
       const linkId = normalised ? await lookup.idOf(normalised) : 0;
       if (linkId === 0) return;
@@ -27,6 +33,7 @@ export async function registerExternalLinks(ctx: PluginContext, config: Tracking
     });
   }
   ctx.hooks.addAction('svc_daily', async () => {
+    // The scraper reads the default site's pages, so that site's setting decides.
     if (ctx.config.pro && (await config.get()).trackExternalLinks) await scraper.run();
   });
   return scraper;

@@ -35,7 +35,7 @@ export class TrackingOptionsBuilder {
 
   async build(page: PageContext): Promise<SvcTrackingOptions> {
     const { config, hooks } = this.deps;
-    const cfg = await this.deps.settings.get();
+    const cfg = await this.deps.settings.get(page.siteId);
     const path = normaliseGoalUrl(page.pageUrl).path;
     const goals = (await this.deps.goals.activeGoals(page.siteId))
       .filter((g) => g.type === 'clicks' || g.type === 'views')

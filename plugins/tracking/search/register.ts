@@ -31,7 +31,7 @@ export function registerSearch(ctx: PluginContext, tracker: Tracker): SearchStor
 
   /** Runs the tracking exclusions on the request, then stores the search. */
   const capture = async (request: HitRequest, term: unknown, results: number | null, uid: string, page = '', userAgent = '', siteId: number | null = null): Promise<SearchOutcome> => {
-    const outcome = await tracker.screen(request, { url: page, parameters: '', referrer: '', user_agent: userAgent });
+    const outcome = await tracker.screen(request, { url: page, parameters: '', referrer: '', user_agent: userAgent }, siteId);
     if (outcome !== null) return { stored: false, reason: 'excluded' };
     return store.capture(term, results, uid, siteId);
   };

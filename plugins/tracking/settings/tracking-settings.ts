@@ -28,7 +28,14 @@ const toggle = (key: string, label: string, help: string, extra: Partial<Setting
   ...extra,
 });
 
-/** The tracking settings of tracking.md §2.5. */
+const PER_SITE = { perSite: true } as const;
+
+/**
+ * The tracking settings of tracking.md §2.5. What a site's pages do (how
+ * visitors are told apart, what is tracked and excluded) is per site; how the
+ * scripts are served (turbo, ghost, headless, combined) is one choice for the
+ * install, since every site loads the same files.
+ */
 export function registerTrackingSettings(settings: PluginSettings): void {
   settings.register<PrivacyLevel>({
     key: 'privacy_level',
@@ -42,17 +49,19 @@ export function registerTrackingSettings(settings: PluginSettings): void {
       { value: 'fingerprint', label: 'Cookieless fingerprint' },
     ],
     default: 'cookie',
+    perSite: true,
     parse: parseChoice(['cookie', 'private_mode', 'fingerprint']) as (raw: unknown) => PrivacyLevel,
   });
-  settings.register(toggle('enable_do_not_track', 'Honour Do Not Track', 'Visitors whose browser sends DNT: 1 are not tracked.'));
+  settings.register(toggle('enable_do_not_track', 'Honour Do Not Track', 'Visitors whose browser sends DNT: 1 are not tracked.', PER_SITE));
   settings.register(toggle('enable_turbo_mode', 'Turbo mode', 'Load the script deferred in the footer instead of async.'));
-  settings.register(toggle('track_url_change', 'Track URL changes', 'Count single-page navigation (query string included) as pageviews.'));
+  settings.register(toggle('track_url_change', 'Track URL changes', 'Count single-page navigation (query string included) as pageviews.', PER_SITE));
   settings.register(
-    toggle('track_external_links', 'Track outbound links', 'Record clicks on links to other sites.', { tier: 'creator' }),
+    toggle('track_external_links', 'Track outbound links', 'Record clicks on links to other sites.', { tier: 'creator', perSite: true }),
   );
-  settings.register(toggle('filtering_by_domain', 'Filter by domain', 'Store the host of each session so statistics can be filtered by domain.'));
+  settings.register(toggle('filtering_by_domain', 'Filter by domain', 'Store the host of each session so statistics can be filtered by domain.', PER_SITE));
   settings.register({
     key: 'custom_block_rules',
+    perSite: true,
     label: 'Custom block rules',
     help: 'One rule per line, matched against URL, referrer and user agent: plain text (case-insensitive) or /regex/flags with flags i, m, s, x, u.',
     section: 'Exclusions',
@@ -65,6 +74,7 @@ export function registerTrackingSettings(settings: PluginSettings): void {
   });
   settings.register({
     key: 'ip_blocklist',
+    perSite: true,
     label: 'Blocked IP addresses',
     help: 'One IPv4 or IPv6 address or CIDR range per line.',
     section: 'Exclusions',
@@ -74,6 +84,7 @@ export function registerTrackingSettings(settings: PluginSettings): void {
   });
   settings.register<string[]>({
     key: 'user_role_blocklist',
+    perSite: true,
     label: 'Excluded roles',
     help: 'Signed-in users with these roles are not tracked.',
     section: 'Exclusions',

@@ -73,6 +73,16 @@ describe('outbound links (tracking.md §3.3 step 10, §8.1)', () => {
     await track(tk, pageview(`http://${site.host}/`, 'off', { external_link_url: 'https://docs.example/guide.pdf' }));
     expect(await count(tk, 'statistics_external_links')).toBe(1);
   });
+
+  it('follows the setting of the site of the click (issue 15)', async () => {
+    const blog = await tk.kernel.sites.add({ name: 'Blog', domain: 'blog.example', timezone: 'UTC' });
+    expect(await tk.kernel.settings.save({ track_external_links: true }, blog.id)).toMatchObject({ saved: true });
+    await track(tk, pageview('https://blog.example/', 'blog-clicker', { external_link_url: 'https://docs.example/guide.pdf' }));
+    await track(tk, pageview(`http://${site.host}/`, 'still-off', { external_link_url: 'https://docs.example/guide.pdf' }));
+    expect(await count(tk, 'statistics_external_links')).toBe(2);
+    const [stat] = await rows(tk, 'statistics', 'uid = ?', ['blog-clicker']);
+    expect(await count(tk, 'statistics_external_links', 'statistic_id = ?', [stat!.ID])).toBe(1);
+  });
 });
 
 describe('outbound links on the free license', () => {

@@ -1,5 +1,5 @@
 /// <reference lib="dom" />
-import { DEFAULT_SITE_ID, type Site } from '../../../core';
+import { DEFAULT_SITE_ID, type Site, siteOptionName } from '../../../core';
 import { describeBrowser, launchBrowser } from '../../../test/helpers/browser';
 import { type TrackerHarness, type Visitor, payloadOf, startHarness, until } from './fixtures/tracker-harness';
 import { rows, setOptions } from './helpers';
@@ -61,12 +61,13 @@ describeBrowser('two sites tracked in the browser through their snippets (issue 
 
   it('sends the site from the cookieless fingerprint script too', async () => {
     await h.tk.kernel.options.set(STATUS_OPTION, { status: 'rest', last_test: h.tk.clock.unix() }, { autoload: false });
-    await setOptions(h.tk, { privacy_level: 'fingerprint' });
+    // The shop's own privacy level picks its script.
+    await setOptions(h.tk, { [siteOptionName('privacy_level', shop.id)]: 'fingerprint' });
     h.site.page('/shop/cookieless/', { head: await snippetOf(shop.id) });
     const v = await visit('/shop/cookieless/');
     await until(() => sitesOf('/shop/cookieless/'), (s) => s.length === 1);
     expect(payloadOf(v.sent[0]!)).toMatchObject({ site: shop.id, fingerprint: expect.stringMatching(/^[a-z0-9]+$/) });
     expect(await sitesOf('/shop/cookieless/')).toEqual([shop.id]);
-    await setOptions(h.tk, { privacy_level: 'cookie' });
+    await setOptions(h.tk, { [siteOptionName('privacy_level', shop.id)]: 'cookie' });
   });
 });
