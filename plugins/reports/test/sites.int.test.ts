@@ -54,11 +54,14 @@ describe('reports of two sites', () => {
     expect(shopMail.html).toContain('/shop-only');
     expect(shopMail.html).not.toContain('/blog-only');
     expect(shopMail.text).toContain('on its recipient list for Corner Shop');
+    // Its dashboard links open the admin on the shop; the blog's need no site.
+    expect(shopMail.html).toContain(`/svc-admin/statistics?range=custom&amp;date_start=2026-03-03&amp;date_end=2026-03-03&amp;site=${shop.id}`);
 
     const blogMail = mails.get('Blog daily')!;
     expect(blogMail.subject).toBe(`Blog daily · ${(await k.tk.kernel.sites.default()).name} · 2 Mar 2026`);
     expect(blogMail.html).toContain('/blog-only');
     expect(blogMail.html).not.toContain('/shop-only');
+    expect(blogMail.html).not.toContain('site=');
 
     const sent = async (site?: number) =>
       ((await onSite('/report/logs', site)).body.data.logs as QueueLog[]).filter((l) => l.status === 'sending_successful').map((l) => `${l.report_name} ${l.queue_id}`);
