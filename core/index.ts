@@ -41,7 +41,7 @@ export type { SvcLogger } from './logger';
 export type { Mailer } from './mail/mailer';
 export type { OptionSnapshot, Options } from './options/options';
 export type { Transients } from './options/transients';
-export type { SitesApi } from './sites/sites';
+export type { SiteRemoval, SitesApi } from './sites/sites';
 export { DEFAULT_SITE_ID, type Site, type SiteInput, type SiteRole } from './sites/types';
 export { type PluginSettings, type SettingField, parseBoolean, parseChoice, parseLines } from './settings/settings';
 

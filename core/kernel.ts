@@ -313,7 +313,7 @@ export class Kernel {
         versionedUrl: (entry) => this.assets.versionedUrl(entry),
         bundle: (entry) => this.assets.bundle(entry),
       },
-      sites: this.sites,
+      sites: this.sites.forPlugin(defer),
       plugins: { isLoaded: (name) => this.isLoaded(name) },
       onStop: (fn) => this.onStop(fn),
     };

@@ -29,18 +29,20 @@ export function viewQuery(view: DashboardView): string {
 /**
  * Absolute URL of dashboard page `page` (an admin path such as
  * `/svc-admin/sales`, or an absolute URL) opening on the days `dateStart` to
- * `dateEnd` with `filters`, scrolled to `section` when given.
+ * `dateEnd` with `filters`, scrolled to `section` when given, on site
+ * `site` (left out for the default site, id 1, so its links stay as they were).
  */
 export function dashboardUrl(
   baseUrl: string,
   page: string,
   period: { dateStart: string; dateEnd: string },
-  options: { filters?: Record<string, string>; section?: string } = {},
+  options: { filters?: Record<string, string>; section?: string; site?: number } = {},
 ): string {
   const target = /^https?:\/\//.test(page) ? page : `${baseUrl}${page.startsWith('/') ? '' : '/'}${page}`;
   const url = new URL(target);
   const query = new URLSearchParams(viewQuery({ preset: 'custom', ...period, filters: options.filters ?? {} }));
   for (const [key, value] of query) url.searchParams.set(key, value);
+  if (options.site !== undefined && options.site !== 1) url.searchParams.set('site', String(options.site));
   if (options.section) url.hash = options.section;
   return url.toString();
 }

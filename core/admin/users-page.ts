@@ -173,11 +173,14 @@ export function registerUsersPage(admin: AdminService, deps: UsersPageDeps): voi
           });
         case 'sites':
           return onRow(req, async (user) => {
-            for (const site of await sites.list()) {
-              const chosen = text(req.body, `site_${site.id}`);
-              if (chosen !== '' && !(SITE_ROLES as readonly string[]).includes(chosen)) throw new SvcError('svc_invalid_param', `site_${site.id}: choose a role`, 400);
-              await sites.roles.set(user.id, site.id, chosen === '' ? null : (chosen as SiteRole));
+            const all = await sites.list();
+            const chosen = new Map(all.map((site) => [site.id, text(req.body, `site_${site.id}`)]));
+            for (const [siteId, role] of chosen) {
+              if (role !== '' && !(SITE_ROLES as readonly string[]).includes(role)) throw new SvcError('svc_invalid_param', `site_${siteId}: choose a role`, 400);
             }
+            for (const [siteId, role] of chosen) await sites.roles.set(user.id, siteId, role === '' ? null : (role as SiteRole));
+            // The role kept on a removed site (their last one) goes once the form says what they have.
+            for (const siteId of (await sites.roles.of(user.id)).keys()) if (!chosen.has(siteId)) await sites.roles.set(user.id, siteId, null);
             return { redirect: `${admin.url('/users')}?done=sites` };
           });
         case 'remove':

@@ -184,8 +184,9 @@ export class Users {
     }
   }
 
-  async can(user: SvcUser | null, capability: Capability): Promise<boolean> {
+  /** Whether a person holds a capability: `granted` (their role's answer by default; a per-site role's on a site), then `svc_user_can`. */
+  async can(user: SvcUser | null, capability: Capability, granted = user !== null && roleHas(user.role, capability)): Promise<boolean> {
     if (!user) return false;
-    return this.hooks.applyFilters('svc_user_can', roleHas(user.role, capability), user, capability);
+    return this.hooks.applyFilters('svc_user_can', granted, user, capability);
   }
 }

@@ -8,6 +8,7 @@ import type { Kernel } from '../kernel';
 import { registerMaintenance } from '../scheduler/maintenance';
 import { registerAppPasswordRoutes } from './app-password-routes';
 import { registerCoreRoutes } from './core-routes';
+import { registerSiteRoutes } from './site-routes';
 
 /** The script every admin page loads. */
 export const ADMIN_SCRIPT = 'core/assets/client/admin.entry.ts';
@@ -18,6 +19,7 @@ export function registerCore(kernel: Kernel): void {
   kernel.admin.layoutScript = () => kernel.assets.versionedUrl(ADMIN_SCRIPT);
   registerCoreRoutes(kernel);
   registerAppPasswordRoutes(kernel.rest, kernel.appPasswords);
+  registerSiteRoutes(kernel.rest, kernel.sites);
   registerCoreMenu(kernel.hooks);
   registerSettingsPage(kernel.admin, kernel.settings);
   const { users, accounts, appPasswords, loginLimiter: limiter } = kernel;

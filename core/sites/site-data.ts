@@ -10,11 +10,16 @@ const TABLES_WITH_SITE_ID = {
     "SELECT TABLE_NAME AS name FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND COLUMN_NAME = 'site_id' AND LEFT(TABLE_NAME, ?) = ?",
 } as const;
 
-/** Deletes the rows of one site from every table that holds per-site data; how many went. */
+/**
+ * Deletes the rows of one site from every table that holds per-site data
+ * (people's roles on it are the sites service's to forget); how many went.
+ */
 export async function deleteSiteRows(db: Database, siteId: number): Promise<number> {
   const prefix = db.table('');
   const tables = await db.select<{ name: string }>(TABLES_WITH_SITE_ID[db.dialect], [prefix.length, prefix]);
   let deleted = 0;
-  for (const { name } of tables) deleted += await db.execute(`DELETE FROM ${db.quote(name)} WHERE site_id = ?`, [siteId]);
+  for (const { name } of tables) {
+    if (name !== db.table('site_roles')) deleted += await db.execute(`DELETE FROM ${db.quote(name)} WHERE site_id = ?`, [siteId]);
+  }
   return deleted;
 }

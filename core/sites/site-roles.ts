@@ -33,6 +33,19 @@ export class SiteRoles {
     return rows.map((r) => ({ userId: Number(r.user_id), siteId: Number(r.site_id), role: r.role }));
   }
 
+  /**
+   * Forgets the roles on a removed site, except a person's last one: with no
+   * row left they would see every site with their account's role, so that row
+   * stays and they see no site until an administrator gives them another.
+   */
+  async forgetSite(siteId: number): Promise<void> {
+    // The derived table lets MariaDB read the table it deletes from.
+    await this.db.execute(
+      `DELETE FROM ${this.t} WHERE site_id = ? AND user_id IN (SELECT user_id FROM (SELECT user_id FROM ${this.t} WHERE site_id <> ?) others)`,
+      [siteId, siteId],
+    );
+  }
+
   /** Gives a person a role on a site, or takes it away (null). */
   async set(userId: number, siteId: number, role: SiteRole | null): Promise<void> {
     if (role === null) {

@@ -1,3 +1,4 @@
+import { UniqueConstraintError } from 'sequelize';
 import type { Capability, SvcUser } from '../auth/types';
 import type { Users } from '../auth/users';
 import type { Clock } from '../clock';
@@ -28,6 +29,14 @@ export interface DefaultSite {
 
 export const unknownSite = (): SvcError => new SvcError('svc_unknown_site', 'No such site.', 404);
 
+/** Another request or node gave a site the same domain since the check. */
+const domainTaken =
+  (domain: string | null) =>
+  (err: unknown): never => {
+    if (err instanceof UniqueConstraintError) throw badRequest(`domain: already used by another site (${domain})`, 'svc_invalid_param', { field: 'domain' });
+    throw err;
+  };
+
 const toSite = (row: SiteRow): Site => ({
   id: Number(row.id),
   name: row.name,
@@ -37,7 +46,13 @@ const toSite = (row: SiteRow): Site => ({
 });
 
 /** What plugins reach as `ctx.sites`. */
-export type SitesApi = Pick<Sites, 'list' | 'get' | 'default' | 'resolve' | 'forHost' | 'current' | 'authorize' | 'can' | 'visibleTo' | 'add' | 'update' | 'remove' | 'roles'>;
+export type SitesApi = Pick<
+  Sites,
+  'list' | 'get' | 'default' | 'resolve' | 'forHost' | 'current' | 'authorize' | 'can' | 'visibleTo' | 'add' | 'update' | 'remove' | 'onRemove' | 'roles'
+>;
+
+/** Work that deletes a site's rows the `site_id` sweep cannot find (rows tied to the site through another row). */
+export type SiteRemoval = (siteId: number) => Promise<void>;
 
 /**
  * The websites of the install (`ctx.sites`). The list is kept in memory and
@@ -49,6 +64,7 @@ export class Sites {
   private loadedAt = 0;
   private loading: Promise<readonly Site[]> | null = null;
   private changes = 0;
+  private readonly removals: SiteRemoval[] = [];
   /** People's roles per site. */
   readonly roles: SiteRoles;
 
@@ -132,7 +148,7 @@ export class Sites {
     const mine = (await this.loaded()).filter((s) => roles.has(s.id));
     const site = ref === undefined || ref === null || ref === '' ? (mine.find((s) => s.id === DEFAULT_SITE_ID) ?? mine[0]) : await this.resolve(ref);
     if (!site || !roles.has(site.id)) throw unknownSite();
-    if (!siteRoleHas(roles.get(site.id)!, capability)) throw forbidden();
+    if (!(await this.users.can(user, capability, siteRoleHas(roles.get(site.id)!, capability)))) throw forbidden();
     return site;
   }
 
@@ -142,7 +158,7 @@ export class Sites {
     const roles = await this.roles.of(user.id);
     if (roles.size === 0) return this.users.can(user, capability);
     const role = roles.get(site.id);
-    return role !== undefined && siteRoleHas(role, capability);
+    return this.users.can(user, capability, role !== undefined && siteRoleHas(role, capability));
   }
 
   /** The sites a person may see (the site switcher's list). */
@@ -156,10 +172,15 @@ export class Sites {
   async add(input: SiteInput & { name: string }): Promise<Site> {
     const others = await this.fresh();
     const site = checkedSite(input, { name: '', domain: null, aliases: [], timezone: this.first.timezone }, others);
-    const { id } = await this.db.insert(
-      `INSERT INTO ${this.t} (name, domain, aliases, timezone, created_at) VALUES (?, ?, ?, ?, ?)`,
-      [site.name, site.domain, JSON.stringify(site.aliases), site.timezone, this.clock.unix()],
-    );
+    const { id } = await this.db
+      .insert(`INSERT INTO ${this.t} (name, domain, aliases, timezone, created_at) VALUES (?, ?, ?, ?, ?)`, [
+        site.name,
+        site.domain,
+        JSON.stringify(site.aliases),
+        site.timezone,
+        this.clock.unix(),
+      ])
+      .catch(domainTaken(site.domain));
     this.invalidate();
     return { id, ...site };
   }
@@ -169,27 +190,59 @@ export class Sites {
     const current = sites.find((s) => s.id === id);
     if (!current) throw unknownSite();
     const site = checkedSite(input, current, sites.filter((s) => s.id !== id));
-    await this.db.execute(`UPDATE ${this.t} SET name = ?, domain = ?, aliases = ?, timezone = ? WHERE id = ?`, [
-      site.name,
-      site.domain,
-      JSON.stringify(site.aliases),
-      site.timezone,
-      id,
-    ]);
+    await this.db
+      .execute(`UPDATE ${this.t} SET name = ?, domain = ?, aliases = ?, timezone = ? WHERE id = ?`, [
+        site.name,
+        site.domain,
+        JSON.stringify(site.aliases),
+        site.timezone,
+        id,
+      ])
+      .catch(domainTaken(site.domain));
     this.invalidate();
     return { id, ...site };
   }
 
   /**
-   * Removes a site and every row of it: each table with a `site_id` column
-   * loses the site's rows, then the site itself goes. The default site stays.
+   * Removes a site and every row of it: the `onRemove` work first (while the
+   * rows it follows are still there), then each table with a `site_id`
+   * column loses the site's rows, then the site itself goes. When a step
+   * fails the site stays, so removing it again finishes the work. The default
+   * site stays.
    */
   async remove(id: number): Promise<void> {
     if (id === DEFAULT_SITE_ID) throw badRequest('id: the default site cannot be removed', 'svc_invalid_param', { field: 'id' });
     if (!(await this.fresh()).some((s) => s.id === id)) throw unknownSite();
+    for (const removal of this.removals) await removal(id);
     await deleteSiteRows(this.db, id);
+    await this.roles.forgetSite(id);
     await this.db.execute(`DELETE FROM ${this.t} WHERE id = ?`, [id]);
     this.invalidate();
+  }
+
+  /** Registers work that runs when a site is removed, before its `site_id` rows are deleted. */
+  onRemove(removal: SiteRemoval): void {
+    this.removals.push(removal);
+  }
+
+  /** `ctx.sites` of one plugin: `onRemove` is held back until its `register` succeeds. */
+  forPlugin(defer: (fn: () => void) => void): SitesApi {
+    return {
+      list: () => this.list(),
+      get: (id) => this.get(id),
+      default: () => this.default(),
+      resolve: (ref) => this.resolve(ref),
+      forHost: (host) => this.forHost(host),
+      current: () => this.current(),
+      authorize: (user, ref, capability) => this.authorize(user, ref, capability),
+      can: (user, site, capability) => this.can(user, site, capability),
+      visibleTo: (user) => this.visibleTo(user),
+      add: (input) => this.add(input),
+      update: (id, input) => this.update(id, input),
+      remove: (id) => this.remove(id),
+      onRemove: (removal) => defer(() => this.onRemove(removal)),
+      roles: this.roles,
+    };
   }
 
   /** Drops the in-memory list; the next read loads it again. */

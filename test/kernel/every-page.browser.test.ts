@@ -90,9 +90,11 @@ describeBrowser('every admin and share page on a phone and a desktop', () => {
     const storyLink = await api.post(`${tk.api}/do_action/get_share_token`, { json: { report_id: story } });
     const token = dashboard.body.share_token as string;
 
+    // A second site, so every page shows the site switcher in its header.
+    await tk.kernel.sites.add({ name: 'Second site with a long name', domain: 'second.example' });
     pages.push(
       { name: 'login', path: '/svc-admin/login', signedIn: false },
-      ...['statistics', 'statistics/goals', 'statistics/live', 'sources', 'sales', 'reports', 'reports/new', `reports/${classic}`, `reports/${classic}/preview`, 'reports/logs', 'share', 'settings', 'plugins', 'users', 'account'].map((p) => ({
+      ...['statistics', 'statistics/goals', 'statistics/live', 'sources', 'sales', 'reports', 'reports/new', `reports/${classic}`, `reports/${classic}/preview`, 'reports/logs', 'share', 'settings', 'plugins', 'sites', 'users', 'account'].map((p) => ({
         name: p.replace(/\//g, '-'),
         path: `/svc-admin/${p}`,
         signedIn: true,

@@ -74,5 +74,12 @@ describe('the Sites page, the site switcher and per-site roles on the Users page
     expect(titleOf(account.body)).toBe('Account · Blog · svc');
     expect((await limited.get<string>('/svc-admin/account?site=1')).status).toBe(404);
     expect((await submit(admin, '/svc-admin/users', { action: 'sites', id: String(person.id), site_1: 'owner' })).status).toBe(400);
+    // Their only site removed, they see none; the Users page says so and gives them roles again.
+    await tk.kernel.sites.remove(blog.id);
+    expect((await admin.get<string>('/svc-admin/users')).body).toContain('a removed site (viewer)');
+    expect((await limited.get<string>('/svc-admin/account')).status).toBe(404);
+    expect((await submit(admin, '/svc-admin/users', { action: 'sites', id: String(person.id), site_1: '' })).status).toBe(302);
+    expect((await tk.kernel.sites.roles.of(person.id)).size).toBe(0);
+    expect((await limited.get<string>('/svc-admin/account')).status).toBe(200);
   });
 });

@@ -3,10 +3,16 @@ import { definePlugin } from '../../plugins/manifest';
 import { type TestKernel, createTestKernel } from '../../../test/helpers/test-kernel';
 import { DEFAULT_SITE_ID } from '../types';
 
+const removals: Array<{ siteId: number; rowsLeft: number }> = [];
+
 const probe = definePlugin({
   name: 'site-probe',
   tier: 'free',
   register(ctx) {
+    ctx.sites.onRemove(async (siteId) => {
+      const rows = await ctx.db.select(`SELECT 1 FROM ${ctx.db.quote(ctx.db.table('probe_rows'))} WHERE site_id = ?`, [siteId]);
+      removals.push({ siteId, rowsLeft: rows.length });
+    });
     ctx.rest.route({
       method: 'GET',
       path: '/site-probe',
@@ -21,6 +27,7 @@ describe('sites', () => {
   let tk: TestKernel;
   beforeAll(async () => {
     tk = await createTestKernel({ inline: [probe] });
+    await tk.kernel.db.execute(`CREATE TABLE ${tk.kernel.db.quote(tk.kernel.db.table('probe_rows'))} (id INTEGER NOT NULL, site_id INTEGER NOT NULL DEFAULT 1)`);
   });
   afterAll(() => tk.close());
 
@@ -53,11 +60,30 @@ describe('sites', () => {
     await sites.update(DEFAULT_SITE_ID, { domain: null });
   });
 
-  it('sees a change made on another node within the reload interval', async () => {
-    const clock = tk.clock as ManualClock;
-    await tk.kernel.db.execute(`UPDATE ${tk.kernel.db.quote(tk.kernel.db.table('sites'))} SET name = ? WHERE id = 1`, ['Renamed elsewhere']);
-    clock.advance(6);
-    expect((await tk.kernel.sites.default()).name).toBe('Renamed elsewhere');
+  it('deletes the rows of a removed site from every table with a site_id, after the onRemove work', async () => {
+    const db = tk.kernel.db;
+    const table = db.quote(db.table('probe_rows'));
+    const gone = await tk.kernel.sites.add({ name: 'Gone', domain: 'gone.example' });
+    await db.execute(`INSERT INTO ${table} (id, site_id) VALUES (1, 1), (2, ?), (3, ?)`, [gone.id, gone.id]);
+    await tk.kernel.sites.remove(gone.id);
+    expect(removals.at(-1)).toEqual({ siteId: gone.id, rowsLeft: 2 });
+    expect(await db.select(`SELECT id, site_id FROM ${table}`)).toEqual([{ id: 1, site_id: 1 }]);
+  });
+
+  it('shows a site added on another node within 5 seconds', async () => {
+    const clock = new ManualClock();
+    const other = await createTestKernel({ database: tk.database, clock });
+    try {
+      const before = (await other.kernel.sites.list()).length;
+      const added = await tk.kernel.sites.add({ name: 'From node A', domain: 'node-a.example' });
+      expect(await other.kernel.sites.list()).toHaveLength(before);
+      clock.advance(5);
+      expect(await other.kernel.sites.get(added.id)).toMatchObject({ name: 'From node A' });
+      expect(await other.kernel.sites.forHost('node-a.example')).toMatchObject({ id: added.id });
+      await tk.kernel.sites.remove(added.id);
+    } finally {
+      await other.close();
+    }
   });
 
   it('gives every REST route the site of its `site` argument, from the query or the JSON body', async () => {
