@@ -111,6 +111,8 @@ export interface SvcTrackingOptions {
     isDoNotTrack: boolean | null;
     useCookies: boolean | null;
   };
+  /** The site of a snippet other than the default site's; the tracker sends it with every hit as `site`. */
+  site?: number;
   [extra: string]: unknown;
 }
 

@@ -21,6 +21,8 @@ const isBucket = (name: string): name is TimeBucket => (TIME_BUCKETS as readonly
 
 interface Plan {
   query: StatsQuery;
+  /** The zone of the buckets. */
+  tz: string;
   components: Component[];
   bucket: TimeBucket | null;
   edges: number[] | null;
@@ -61,8 +63,9 @@ export class StatisticsEngine {
     const buckets = query.groupBy.filter(isBucket);
     if (buckets.length > 1) throw badRequest('Group by at most one of hour, day, week and month.', 'svc_invalid_group_by');
     const bucket = buckets[0] ?? null;
+    const tz = query.timezone ?? this.timezone;
     const tooMany = bucket !== null && (query.range.end - query.range.start) / SHORTEST[bucket] > MAX_BUCKETS + 1;
-    const edges = bucket && !tooMany ? bucketEdges(query.range, bucket, this.timezone) : null;
+    const edges = bucket && !tooMany ? bucketEdges(query.range, bucket, tz) : null;
     if (tooMany || (edges && edges.length - 1 > MAX_BUCKETS)) {
       throw badRequest(`Grouping this range by ${bucket} gives more than ${MAX_BUCKETS} points; choose a larger unit.`, 'svc_invalid_group_by');
     }
@@ -75,7 +78,7 @@ export class StatisticsEngine {
     });
     const filters = query.filters.map((f) => ({ dimension: this.catalog.dimension(f.dimension).name, value: f.value }));
     const metrics: MetricName[] = [...query.metrics, ...(query.orderBy ? [query.orderBy] : [])];
-    return { query: { ...query, filters }, components: componentsFor(metrics), bucket, edges, dimensions, groups };
+    return { query: { ...query, filters }, tz, components: componentsFor(metrics), bucket, edges, dimensions, groups };
   }
 
   /** Folded whole days the summaries can answer this query for. */
@@ -83,6 +86,8 @@ export class StatisticsEngine {
     const { query } = plan;
     // Summaries keep 404 and other hits apart; sessions mixing both would count twice for status 'all'.
     if (query.mode === 'raw' || plan.bucket === 'hour' || query.status === 'all') return [];
+    // Summaries hold the install's days: buckets of another zone cannot be cut from them.
+    if (plan.bucket !== null && plan.tz !== this.timezone) return [];
     const used = new Set([...plan.dimensions, ...query.filters.map((f) => f.dimension)]);
     if (used.size > 1 || plan.dimensions.length > 1) return [];
     if (query.filters.length > 1) return [];
@@ -152,7 +157,7 @@ export class StatisticsEngine {
   }
 
   private finish(plan: Plan, acc: Accumulator): StatsRow[] {
-    const { query, bucket, edges, dimensions } = plan;
+    const { query, bucket, edges, dimensions, tz } = plan;
     const results = acc.results();
     if (edges && dimensions.length === 0) {
       const seen = new Set(results.map((r) => r.keys[0]));
@@ -164,7 +169,7 @@ export class StatisticsEngine {
       const row: StatsRow = {};
       plan.groups.forEach((g, i) => {
         if (g.alias === 'gb') {
-          row[bucket!] = bucketLabel(edges![Number(keys[i])]!, bucket!, this.timezone);
+          row[bucket!] = bucketLabel(edges![Number(keys[i])]!, bucket!, tz);
           row.start = edges![Number(keys[i])]!;
         } else {
           row[dimensions[Number(g.alias.slice(2))]!] = keys[i]!;

@@ -12,6 +12,8 @@ export interface DataRunContext {
   queryId: string;
   /** The site whose statistics the run reads. */
   siteId: number;
+  /** The zone its dates are read in: the site's (default: the install's, `SVC_TIMEZONE`). */
+  timezone?: string;
   /** The REST request when the run comes from the data route. */
   rest?: RestRequest;
 }
@@ -46,7 +48,7 @@ export class DataRegistry {
   private readonly types = new Map<string, DataTypeDef>();
   private readonly tables = new Map<string, DatatableDef>();
 
-  constructor(private readonly parse: (query: Readonly<Record<string, unknown>>, allow: AllowList) => DataRequest) {}
+  constructor(private readonly parse: (query: Readonly<Record<string, unknown>>, allow: AllowList, timezone?: string) => DataRequest) {}
 
   typeRoute(def: DataTypeDef): RouteDefinition {
     this.claim(this.types, def, 'data type');
@@ -55,7 +57,7 @@ export class DataRegistry {
       path: `${def.base ?? '/data'}/${def.id}`,
       capability: def.capability ?? 'view_svc_statistics',
       meta: { tab: def.tab, dataId: def.id },
-      handler: async (req) => ok(await def.run(this.parseFor(def, req.query), { queryId: `data_${def.id}`, siteId: req.site.id, rest: req })),
+      handler: async (req) => ok(await def.run(this.parseFor(def, req.query, req.site.timezone), { queryId: `data_${def.id}`, siteId: req.site.id, timezone: req.site.timezone, rest: req })),
     };
   }
 
@@ -69,8 +71,8 @@ export class DataRegistry {
       handler: async (req) => {
         const format = req.query.format ?? 'json';
         if (format !== 'json' && format !== 'csv') throw badRequest('format must be json or csv.', 'svc_invalid_param', { field: 'format' });
-        const request = this.parseFor(def, req.query);
-        const rows = await def.run(request, { queryId: `datatable_${def.id}`, siteId: req.site.id, rest: req });
+        const request = this.parseFor(def, req.query, req.site.timezone);
+        const rows = await def.run(request, { queryId: `datatable_${def.id}`, siteId: req.site.id, timezone: req.site.timezone, rest: req });
         if (format === 'json') return ok(rows);
         const filename = `${def.id}-${request.dateStart}-${request.dateEnd}.csv`;
         return new RestResponse(200, toCsv(rows, [...request.groupBy, ...request.metrics]), {
@@ -115,13 +117,13 @@ export class DataRegistry {
   async runType(id: string, query: Readonly<Record<string, unknown>>, context: DataRunContext, base = '/data'): Promise<unknown> {
     const def = this.types.get(`${base}:${id}`);
     if (!def) throw new SvcError('svc_unknown_data_type', 'Unknown data type.', 404);
-    return def.run(this.parseFor(def, query), context);
+    return def.run(this.parseFor(def, query, context.timezone), context);
   }
 
   async runTable(id: string, query: Readonly<Record<string, unknown>>, context: DataRunContext, base = '/data'): Promise<Array<Record<string, unknown>>> {
     const def = this.tables.get(`${base}:${id}`);
     if (!def) throw new SvcError('svc_unknown_datatable', 'Unknown datatable endpoint.', 404);
-    return def.run(this.parseFor(def, query), context);
+    return def.run(this.parseFor(def, query, context.timezone), context);
   }
 
   /** The filters of the data route at `path`, `status` (always accepted) included; null when none has that path. */
@@ -140,8 +142,8 @@ export class DataRegistry {
     ];
   }
 
-  private parseFor(def: DataTypeDef | DatatableDef, query: Readonly<Record<string, unknown>>): DataRequest {
-    const request = this.parse(query, def.allow);
+  private parseFor(def: DataTypeDef | DatatableDef, query: Readonly<Record<string, unknown>>, timezone: string | undefined): DataRequest {
+    const request = this.parse(query, def.allow, timezone);
     const forced = 'forced' in def ? def.forced : undefined;
     if (!forced) return request;
     const dims = new Set((forced.filters ?? []).map((f) => f.dimension));

@@ -17,6 +17,8 @@ export interface AllowList {
 
 /** The parameters of ecommerce.md §4.1, validated. */
 export interface DataRequest {
+  /** The IANA zone the dates were read in (the site's). */
+  timezone: string;
   dateStart: string;
   dateEnd: string;
   range: TimeRange;
@@ -151,6 +153,7 @@ export function parseDataRequest(query: Readonly<Record<string, unknown>>, allow
 
   const { filters, status } = parseFilters(query.filters, allow.filters, ctx);
   return {
+    timezone: ctx.timezone,
     dateStart,
     dateEnd,
     range,

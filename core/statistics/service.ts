@@ -35,8 +35,8 @@ export interface StatisticsApi {
   /** The site timezone (IANA) every day boundary uses. */
   readonly timezone: string;
   query(query: StatsQuery): Promise<StatsRow[]>;
-  /** The shared request parser (ecommerce.md §4.1) for routes a plugin builds itself. */
-  parseRequest(query: Readonly<Record<string, unknown>>, allow: AllowList): DataRequest;
+  /** The shared request parser (ecommerce.md §4.1) for routes a plugin builds itself; dates in `timezone` (the site's; default the install's). */
+  parseRequest(query: Readonly<Record<string, unknown>>, allow: AllowList, timezone?: string): DataRequest;
   /** Every dimension name, for allow-lists that accept all of them. */
   dimensions(): string[];
   addJoin(def: JoinDef): void;
@@ -83,16 +83,17 @@ export class StatisticsService {
     this.engine = new StatisticsEngine(db, this.catalog, this.runner, this.state, timezone);
     this.folder = new SummaryFolder(db, this.catalog, this.runner, this.state, timezone, clock, log);
     this.retention = new Retention(db, this.folder, clock, timezone, log);
-    this.data = new DataRegistry((query, allow) => this.parse(query, allow));
+    this.data = new DataRegistry((query, allow, timezone) => this.parse(query, allow, timezone));
     settings.register(retentionSetting);
     hooks.addAction('svc_every_hour', async () => void (await this.folder.foldPending()), {}, 'statistics');
     hooks.addAction('svc_daily', async () => void (await this.retention.prune(await settings.get<number>(RETENTION_SETTING))), {}, 'statistics');
     hooks.addAction('svc_after_create_statistic', (_id, statistic) => this.noteHit(statistic.site_id ?? DEFAULT_SITE_ID, statistic.time), {}, 'statistics');
   }
 
-  parse(query: Readonly<Record<string, unknown>>, allow: AllowList): DataRequest {
+  /** A data request with its dates read in `timezone` (default: the install's). */
+  parse(query: Readonly<Record<string, unknown>>, allow: AllowList, timezone = this.deps.timezone): DataRequest {
     return parseDataRequest(query, allow, {
-      timezone: this.deps.timezone,
+      timezone,
       now: this.deps.clock.unix(),
       canonical: (name) => this.catalog.canonical(name),
     });
@@ -109,7 +110,7 @@ export class StatisticsService {
     return {
       timezone: this.deps.timezone,
       query: (q) => this.engine.run(q),
-      parseRequest: (query, allow) => this.parse(query, allow),
+      parseRequest: (query, allow, timezone) => this.parse(query, allow, timezone),
       dimensions: () => this.catalog.names(),
       addJoin: (def) => defer(() => this.catalog.addJoin(def)),
       addDimension: (def) => defer(() => this.catalog.addDimension(def)),

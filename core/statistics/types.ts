@@ -37,6 +37,8 @@ export interface StatsQuery {
   id: string;
   /** The site whose hits are counted; no query reads more than one. */
   siteId: number;
+  /** IANA zone of the time buckets (the site's); default the install's (`SVC_TIMEZONE`), which the daily summaries are folded in. */
+  timezone?: string;
   range: TimeRange;
   metrics: readonly MetricName[];
   /** Dimension names and at most one time bucket. */

@@ -14,7 +14,7 @@ import type { SummaryState } from './state';
 
 /** A finished day is folded again on every run until this long after its end (time-on-page updates, bounces). */
 export const REFOLD_GRACE_SECONDS = 2 * 3600;
-/** Days one scheduled run folds at most; `svc statistics rebuild` has no limit. */
+/** Days (of all sites together) one scheduled run folds at most; `svc statistics rebuild` has no limit. */
 const DAYS_PER_RUN = 400;
 const INSERT_CHUNK = 200;
 
@@ -87,6 +87,7 @@ export class SummaryFolder {
   async foldPending(limit = DAYS_PER_RUN): Promise<number[]> {
     const folded: number[] = [];
     for (const siteId of await this.sitesWithHits()) {
+      if (folded.length >= limit) break;
       const days = await this.finishedDays(siteId);
       if (days.length === 0) continue;
       const state = await this.state.list(siteId, days[0]!, days[days.length - 1]!);
@@ -94,7 +95,7 @@ export class SummaryFolder {
         const s = state.get(day);
         return !s || s.dirty || s.foldedAt < nextDay(day, this.timezone) + REFOLD_GRACE_SECONDS;
       });
-      const batch = due.slice(-limit);
+      const batch = due.slice(-(limit - folded.length));
       for (const day of batch) await this.foldDay(siteId, day);
       if (batch.length) this.logger.info({ siteId, days: batch.length }, 'statistics summaries folded');
       folded.push(...batch);

@@ -22,6 +22,7 @@ const REASONS: Readonly<Record<string, string>> = {
   'do not track': 'the browser sends Do Not Track, and your settings honour it',
   'excluded role': 'the visitor was signed in to svc with a role you exclude from tracking — probably you',
   'referrer is spam': 'the referring site is on the referrer-spam list',
+  'unknown site': 'the page is on a host no site claims (set the domains on the Sites page, or send the site of the snippet)',
 };
 
 /** How often the panel asks whether the first pageview arrived. */

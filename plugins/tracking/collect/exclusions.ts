@@ -12,6 +12,7 @@ export type DropOutcome =
   | 'bot'
   | 'do not track'
   | 'excluded role'
+  | 'unknown site'
   | '';
 
 const SPAM_HOSTS: ReadonlySet<string> = new Set(readDataList('referrer-spam.txt').map((h) => h.toLowerCase()));

@@ -42,6 +42,7 @@ const ENGINES: Record<Engine, EngineSql> = {
 };
 
 export const SESSION_COLUMNS = [
+  'site_id',
   'uid',
   'time',
   'last_time',
@@ -58,10 +59,10 @@ export const SESSION_COLUMNS = [
   'first_time_visit',
   'bounce',
 ] as const;
-export const STATISTIC_COLUMNS = ['page_url', 'parameters', 'fragment', 'page_id', 'page_type', 'time', 'uid', 'time_on_page', 'session_id'] as const;
+export const STATISTIC_COLUMNS = ['site_id', 'page_url', 'parameters', 'fragment', 'page_id', 'page_type', 'time', 'uid', 'time_on_page', 'session_id'] as const;
 
 /** A visitor's latest session joined with its last pageview (null columns when it has none). */
-export type VisitorRow = { s_id: number; s_uid: string; s_last_time: number; ID: number | null } & Required<Omit<SvcStatistic, 'ID' | 'search_term'>>;
+export type VisitorRow = { s_id: number; s_site_id: number; s_uid: string; s_last_time: number; ID: number | null } & Required<Omit<SvcStatistic, 'ID' | 'search_term'>>;
 
 /** A session the batch touches: its last activity, and for a page view the URL it reaches and its first goal. */
 export interface SessionTouch {
@@ -101,12 +102,12 @@ export class HitStatements {
     return new HitStatements(db, /mariadb/i.test(row?.v ?? '') ? ENGINES.mariadb : ENGINES.mysql, Number(row?.inc ?? 1) || 1);
   }
 
-  /** The latest session of each visitor and that session's last pageview. */
+  /** The latest session of each visitor on each site and that session's last pageview. */
   visitors(s: DirectStatements, uids: string[]): Promise<VisitorRow[]> {
     return s.all<VisitorRow>(
-      `SELECT s.ID AS s_id, s.uid AS s_uid, s.last_time AS s_last_time,
+      `SELECT s.ID AS s_id, s.site_id AS s_site_id, s.uid AS s_uid, s.last_time AS s_last_time,
               st.ID, st.page_url, st.parameters, st.fragment, st.page_id, st.page_type, st.time, st.uid, st.time_on_page, st.session_id
-         FROM (SELECT uid, MAX(ID) AS id FROM ${this.sessions} WHERE uid IN (${marks(uids.length, '?')}) GROUP BY uid) m
+         FROM (SELECT uid, site_id, MAX(ID) AS id FROM ${this.sessions} WHERE uid IN (${marks(uids.length, '?')}) GROUP BY uid, site_id) m
          JOIN ${this.sessions} s ON s.ID = m.id
          LEFT JOIN ${this.statistics} st ON st.ID = (SELECT MAX(x.ID) FROM ${this.statistics} x WHERE x.session_id = s.ID)`,
       uids,

@@ -24,6 +24,7 @@ export interface NewSession {
 export type WritePlan =
   | {
       kind: 'create';
+      siteId: number;
       /** A new session, or the id of the open one and the URL it reaches. */
       session: NewSession | { id: number; lastVisitedUrl: string };
       statistic: SvcStatistic;
@@ -94,7 +95,7 @@ export class HitWriter {
         s,
         fresh.map(({ p }) => {
           const n = p.session as NewSession;
-          return [n.uid, n.time, n.time, n.first_visited_url, n.last_visited_url, n.host, n.referrer, n.goal_id, n.city_code, n.browser_id, n.browser_version_id, n.platform_id, n.device_id, n.first_time_visit, 1];
+          return [p.siteId, n.uid, n.time, n.time, n.first_visited_url, n.last_visited_url, n.host, n.referrer, n.goal_id, n.city_code, n.browser_id, n.browser_version_id, n.platform_id, n.device_id, n.first_time_visit, 1];
         }),
       );
       fresh.forEach(({ i }, n) => (results[i]!.sessionId = ids[n]!));
@@ -107,7 +108,7 @@ export class HitWriter {
         creates.map(({ p, i }) => {
           const st = p.statistic;
           st.session_id = results[i]!.sessionId;
-          return [st.page_url, st.parameters, st.fragment, st.page_id, st.page_type, st.time, st.uid, st.time_on_page, st.session_id];
+          return [p.siteId, st.page_url, st.parameters, st.fragment, st.page_id, st.page_type, st.time, st.uid, st.time_on_page, st.session_id];
         }),
       );
       creates.forEach(({ p, i }, n) => {

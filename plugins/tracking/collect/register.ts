@@ -19,6 +19,8 @@ import { HitWriter } from './hit-writer';
 import { removeJunkBrowsers } from './junk-browsers';
 import { LookupIds } from './lookups';
 import { RotatingSalt } from './rotating-salt';
+import { SiteOfHit } from './site-of-hit';
+import { removeSitePageviewJoins } from './site-removal';
 import { Tracker } from './tracker';
 import { TrackingConfigCache } from './tracking-config';
 import { AgentParser } from './user-agent';
@@ -47,6 +49,7 @@ export async function registerCollection(ctx: PluginContext): Promise<DropLog> {
     goals,
     domains: new DomainWatch(ctx.options),
     drops,
+    sites: new SiteOfHit(ctx.sites),
     clientAddress: ctx.http.clientAddress,
   });
   ctx.onStop(async () => {
@@ -72,6 +75,7 @@ export async function registerCollection(ctx: PluginContext): Promise<DropLog> {
   ctx.hooks.addAction('svc_daily', async () => {
     await drops.purge();
   });
+  ctx.sites.onRemove((siteId) => removeSitePageviewJoins(ctx.db, siteId));
 
   const service: TrackingService = {
     track: (payload, request, time) => tracker.track(payload, request, time),

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { Clock, Hooks, PluginContext, Principal, SvcLogger, Transients } from '../../../core';
+import { type Clock, DEFAULT_SITE_ID, type Hooks, type PluginContext, type Principal, type SvcLogger, type Transients } from '../../../core';
 import type { SvcHitType, SvcSanitizedHit, SvcStatistic } from '../../../hooks';
 import type { GoalStore } from '../goals/goal-store';
 import { completedGoals } from '../goals/matcher';
@@ -12,6 +12,7 @@ import { KeyedLock } from './keyed-lock';
 import { LOOKUP_ITEMS, type LookupIds } from './lookups';
 import { type HitPayload, sanitisePayload, sanitizedHit } from './payload';
 import type { RotatingSalt } from './rotating-salt';
+import type { SiteOfHit } from './site-of-hit';
 import type { DropLog } from './drop-log';
 import type { TrackingConfig, TrackingConfigCache } from './tracking-config';
 import type { AgentParser, ParsedAgent } from './user-agent';
@@ -52,6 +53,7 @@ export interface TrackerDeps {
   goals: GoalStore;
   domains: DomainWatch;
   drops: DropLog;
+  sites: SiteOfHit;
   /** ctx.http.clientAddress: the address through trusted proxies, null without SVC_TRUST_PROXY. */
   clientAddress: PluginContext['http']['clientAddress'];
 }
@@ -111,6 +113,9 @@ export class Tracker {
     const hit = sanitisePayload(payload);
     const agent = this.d.agents.parse(hit.user_agent);
     if (agent.bot) return this.drop('bot', hit);
+    // The site: named by the snippet, else the one the page host belongs to.
+    const siteId = await this.d.sites.of(payload.site, hit.host);
+    if (siteId === null) return this.drop('unknown site', hit);
 
     // 3. Custom block rules and the visitor's own choices; 4. referrer spam.
     const exclusion = this.excluded(request, hit, cfg);
@@ -132,13 +137,13 @@ export class Tracker {
     const ids = this.lookupIds(agent);
     const [browser_id = 0, browser_version_id = 0, platform_id = 0, device_id = 0] = waits(ids) ? await ids : ids;
     const sanitized = sanitizedHit(hit, { uid, fingerprint, ip, time, browser_id, browser_version_id, platform_id, device_id });
-    return this.locks.run(uid, () => this.record(sanitized, cfg));
+    return this.locks.run(uid, () => this.record(siteId, sanitized, cfg));
   }
 
-  /** Steps 5-10 for one visitor, with the visitor's previous hits already written. */
-  private async record(input: SvcSanitizedHit, cfg: TrackingConfig): Promise<TrackResult> {
+  /** Steps 5-10 for one visitor of a site, with the visitor's previous hits already written. */
+  private async record(siteId: number, input: SvcSanitizedHit, cfg: TrackingConfig): Promise<TrackResult> {
     const { hooks } = this.d;
-    const state = await this.d.states.load(input.uid);
+    const state = await this.d.states.load(siteId, input.uid);
     const open = state.session !== null && state.session.lastTime >= input.time - WINDOW_SECONDS;
     const previous = open ? state.last : null;
     const heartbeat = input.browser_id === 0 && input.browser_version_id === 0 && input.platform_id === 0 && input.device_id === 0;
@@ -154,7 +159,7 @@ export class Tracker {
     const hit: SvcSanitizedHit = filtered === passed ? passed : filtered && typeof filtered === 'object' ? { ...input, ...filtered } : input;
     hit.uid = input.uid;
     hit.time = input.time;
-    const goals = completedGoals(this.d.goals.activeNow() ?? (await this.d.goals.activeGoals()), hit, hitType === 'create');
+    const goals = completedGoals(this.d.goals.activeNow(siteId) ?? (await this.d.goals.activeGoals(siteId)), hit, hitType === 'create');
 
     let plan: WritePlan;
     let statistic: SvcStatistic | null = null;
@@ -178,6 +183,7 @@ export class Tracker {
       if (hooks.hasAction('svc_before_create_statistic')) await hooks.doAction('svc_before_create_statistic', { ...statistic });
       plan = {
         kind: 'create',
+        siteId,
         statistic,
         goals,
         session: previous
@@ -204,6 +210,7 @@ export class Tracker {
       const after: SvcStatistic = { ID: written.statisticId, ...statistic };
       after.session_id = written.sessionId;
       if (hit.search_term) after.search_term = hit.search_term;
+      if (siteId !== DEFAULT_SITE_ID) after.site_id = siteId;
       await hooks.doAction('svc_after_create_statistic', written.statisticId, after);
       if (!this.d.domains.known(hit.host)) await this.d.domains.observe(hit.host);
     }

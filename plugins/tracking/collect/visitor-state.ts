@@ -13,29 +13,36 @@ export interface VisitorState {
 
 const EMPTY: VisitorState = Object.freeze({ session: null, last: null });
 
+interface Visitor {
+  siteId: number;
+  uid: string;
+}
+
+const keyOf = (siteId: number, uid: string) => `${siteId} ${uid}`;
+
 /**
- * Reads visitors' latest session and pageview, one query for every hit that
- * arrives while the previous query runs.
+ * Reads visitors' latest session and pageview on a site, one query for every
+ * hit that arrives while the previous query runs.
  */
 export class VisitorStates {
-  private readonly batcher: Batcher<string, VisitorState>;
+  private readonly batcher: Batcher<Visitor, VisitorState>;
 
   constructor(
     private readonly db: Database,
     private readonly sql: HitStatements,
   ) {
-    this.batcher = new Batcher((uids) => this.query(uids), { concurrency: 1 });
+    this.batcher = new Batcher((visitors) => this.query(visitors), { concurrency: 1 });
   }
 
-  load(uid: string): Promise<VisitorState> {
-    return this.batcher.submit(uid);
+  load(siteId: number, uid: string): Promise<VisitorState> {
+    return this.batcher.submit({ siteId, uid });
   }
 
-  private async query(uids: string[]): Promise<VisitorState[]> {
-    const rows = await this.sql.visitors(this.db.direct, [...new Set(uids)]);
-    const byUid = new Map<string, VisitorState>();
+  private async query(visitors: Visitor[]): Promise<VisitorState[]> {
+    const rows = await this.sql.visitors(this.db.direct, [...new Set(visitors.map((v) => v.uid))]);
+    const byVisitor = new Map<string, VisitorState>();
     for (const r of rows) {
-      byUid.set(r.s_uid, {
+      byVisitor.set(keyOf(Number(r.s_site_id), r.s_uid), {
         session: { id: Number(r.s_id), lastTime: Number(r.s_last_time) },
         last:
           r.ID === null
@@ -54,6 +61,6 @@ export class VisitorStates {
               },
       });
     }
-    return uids.map((uid) => byUid.get(uid) ?? EMPTY);
+    return visitors.map((v) => byVisitor.get(keyOf(v.siteId, v.uid)) ?? EMPTY);
   }
 }

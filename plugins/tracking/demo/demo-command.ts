@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { ANONYMOUS, type CliIO, DEFAULT_SITE_ID, parseCommandArgs, type PluginContext, redactUrl, UsageError } from '../../../core';
+import { ANONYMOUS, type CliIO, parseCommandArgs, type PluginContext, redactUrl, UsageError } from '../../../core';
 import type { Tracker } from '../collect/tracker';
 import type { GoalStore } from '../goals/goal-store';
 import type { SvcDemoVisit } from '../hooks';
@@ -23,16 +23,16 @@ function count(raw: string | undefined, name: string, fallback: number, max: num
 }
 
 /** Demo goals, created (and marked as demo rows) once when the site has none. */
-async function demoGoals(goals: GoalStore, marks: DemoMarks): Promise<{ pricing: number; signup: number }> {
-  const existing = await goals.list();
+async function demoGoals(goals: GoalStore, marks: DemoMarks, siteId: number): Promise<{ pricing: number; signup: number }> {
+  const existing = await goals.list(siteId);
   const find = (title: string) => existing.find((g) => g.title === title)?.ID;
   const created = async (goal: Promise<{ ID: number }>) => {
     const { ID } = await goal;
     await marks.mark('goal', [ID]);
     return ID;
   };
-  const pricing = find('Viewed pricing') ?? (await created(goals.create({ title: 'Viewed pricing', type: 'visits', status: 'active', url: '/pricing/', page_id: 2 })));
-  const signup = find('Clicked sign up') ?? (await created(goals.create({ title: 'Clicked sign up', type: 'clicks', status: 'active', selector: '#signup' })));
+  const pricing = find('Viewed pricing') ?? (await created(goals.create(siteId, { title: 'Viewed pricing', type: 'visits', status: 'active', url: '/pricing/', page_id: 2 })));
+  const signup = find('Clicked sign up') ?? (await created(goals.create(siteId, { title: 'Clicked sign up', type: 'clicks', status: 'active', selector: '#signup' })));
   return { pricing, signup };
 }
 
@@ -43,8 +43,9 @@ async function removeDemo(ctx: PluginContext, marks: DemoMarks, io: CliIO): Prom
   const report = await ctx.hooks.applyFilters('svc_demo_removal', [
     `Removed ${count(removal.sessions, 'demo session')} with ${count(removal.pageviews, 'page view')}${removal.goals ? ` and ${count(removal.goals, 'demo goal')}` : ''}.`,
   ]);
-  if (removal.span) {
-    const days = await ctx.statistics.refold(DEFAULT_SITE_ID, removal.span.from, removal.span.to, (done, total) => io.progress(done, total, 'days folded again'));
+  if (removal.spans.length > 0) {
+    let days = 0;
+    for (const span of removal.spans) days += await ctx.statistics.refold(span.siteId, span.from, span.to, (done, total) => io.progress(done, total, 'days folded again'));
     report.push(`Folded the statistics of ${days} day${days === 1 ? '' : 's'} again.`);
   }
   for (const line of report) io.out(line);
@@ -66,18 +67,23 @@ export function registerDemo(ctx: PluginContext, tracker: Tracker, goals: GoalSt
   ctx.cli.command({
     name: 'demo',
     summary: 'Generate realistic traffic through the tracking pipeline into this database, or remove it again',
-    usage: '[--days N] [--visitors N] [--seed N] | --remove  (--visitors: visits per day; defaults 14 and 40)',
+    usage: '[--days N] [--visitors N] [--seed N] [--site ID] | --remove  (--visitors: visits per day; defaults 14 and 40; --site: id or domain, default the first site)',
     async run(args: string[], io: CliIO): Promise<number> {
-      const { values } = parseCommandArgs(args, ['days', 'visitors', 'seed'], { min: 0, max: 0 }, ['remove']);
+      const { values } = parseCommandArgs(args, ['days', 'visitors', 'seed', 'site'], { min: 0, max: 0 }, ['remove']);
       if (values.remove) {
-        if (values.days || values.visitors || values.seed) throw new UsageError('--remove takes no other option');
+        if (values.days || values.visitors || values.seed || values.site) throw new UsageError('--remove takes no other option');
         return removeDemo(ctx, marks, io);
       }
       const days = count(values.days, 'days', 14, 366);
       const perDay = count(values.visitors, 'visitors', 40, 5_000);
       const random = seeded(values.seed ? count(values.seed, 'seed', 1, 2 ** 31) : randomBytes(4).readUInt32BE(0));
       io.err(`svc demo writes into the site's own database (${redactUrl(ctx.config.databaseUrl)}); \`svc demo --remove\` deletes exactly what it generated.`);
-      const goalIds = await demoGoals(goals, marks);
+      const siteId = (
+        await ctx.sites.resolve(values.site).catch(() => {
+          throw new UsageError(`--site: no site ${String(values.site)}`);
+        })
+      ).id;
+      const goalIds = await demoGoals(goals, marks, siteId);
       const sessions = new Set<number>();
       const site = new URL(ctx.config.baseUrl).origin;
       const returning: Visitor[] = [];
@@ -103,6 +109,7 @@ export function registerDemo(ctx: PluginContext, tracker: Tracker, goals: GoalSt
             visitor,
             {
               url,
+              site: siteId,
               uid: visitor.uid,
               fingerprint: false,
               user_agent: visitor.ua,
@@ -122,7 +129,7 @@ export function registerDemo(ctx: PluginContext, tracker: Tracker, goals: GoalSt
           for (let beats = between(random, 0, 3), b = 0; b < beats; b++) {
             const seconds = between(random, 5, 60);
             time += seconds;
-            await send(visitor, { url, uid: visitor.uid, fingerprint: false, user_agent: '', time_on_page: seconds }, time);
+            await send(visitor, { url, site: siteId, uid: visitor.uid, fingerprint: false, user_agent: '', time_on_page: seconds }, time);
           }
           time += between(random, 5, 120);
         }

@@ -10,8 +10,8 @@ export interface DemoRemoval {
   sessions: number;
   pageviews: number;
   goals: number;
-  /** Unix times of the first and last demo hit removed, or null when there was none. */
-  span: { from: number; to: number } | null;
+  /** Per site, unix times of the first and last demo hit removed (none when there was none). */
+  spans: Array<{ siteId: number; from: number; to: number }>;
 }
 
 /**
@@ -55,15 +55,15 @@ export class DemoMarks {
   /** Deletes every marked row, a batch of sessions per transaction (a run that stops half-way can be repeated). */
   async remove(progress: (done: number, total: number) => void): Promise<DemoRemoval> {
     const sessionMarks = `SELECT row_id FROM ${this.t('demo_rows')} WHERE kind = 'session'`;
-    const [totals] = await this.db.select<{ first: number | null; last: number | null }>(
-      `SELECT MIN(time) AS first, MAX(last_time) AS last FROM ${this.t('sessions')} WHERE ID IN (${sessionMarks})`,
+    const spans = await this.db.select<{ site_id: number; first: number; last: number }>(
+      `SELECT site_id, MIN(time) AS first, MAX(last_time) AS last FROM ${this.t('sessions')} WHERE ID IN (${sessionMarks}) GROUP BY site_id ORDER BY site_id`,
     );
     const total = await this.count('session');
     const removal: DemoRemoval = {
       sessions: 0,
       pageviews: 0,
       goals: 0,
-      span: totals?.first === null || totals?.first === undefined ? null : { from: Number(totals.first), to: Number(totals.last) },
+      spans: spans.map((s) => ({ siteId: Number(s.site_id), from: Number(s.first), to: Number(s.last) })),
     };
     for (let ids = await this.marked('session', BATCH); ids.length > 0; ids = await this.marked('session', BATCH)) {
       const list = ids.map(() => '?').join(', ');
@@ -80,9 +80,9 @@ export class DemoMarks {
     }
     for (const id of await this.marked('goal')) {
       const [left] = await this.db.select<{ n: number }>(`SELECT COUNT(*) AS n FROM ${this.t('goal_statistics')} WHERE goal_id = ?`, [id]);
-      const exists = (await this.db.select(`SELECT ID FROM ${this.t('goals')} WHERE ID = ?`, [id])).length > 0;
-      if (exists && Number(left?.n ?? 0) === 0) {
-        await this.goals.delete(id);
+      const [goal] = await this.db.select<{ site_id: number }>(`SELECT site_id FROM ${this.t('goals')} WHERE ID = ?`, [id]);
+      if (goal && Number(left?.n ?? 0) === 0) {
+        await this.goals.delete(Number(goal.site_id), id);
         removal.goals++;
       }
       await this.db.execute(`DELETE FROM ${this.t('demo_rows')} WHERE kind = 'goal' AND row_id = ?`, [id]);

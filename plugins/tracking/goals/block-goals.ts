@@ -66,22 +66,23 @@ export class BlockGoals {
     return this.db.quote(this.db.table(name));
   }
 
-  async sync(post: PostBlocks): Promise<Goal[]> {
-    const existing = (await this.goals.list()).filter((g) => g.block_goal === 1);
+  /** Brings the site's block goals of one post in line with the blocks it was saved with. */
+  async sync(siteId: number, post: PostBlocks): Promise<Goal[]> {
+    const existing = (await this.goals.list(siteId)).filter((g) => g.block_goal === 1);
     const byUid = new Map(existing.map((g) => [g.block_uid, g]));
     const wanted = new Set(post.blocks.map((b) => b.uid));
     for (const block of post.blocks) {
       const fields = { status: block.active ? 'active' : 'inactive', page_id: post.page_id, url: post.permalink } as const;
       const goal = byUid.get(block.uid);
       if (goal) await this.goals.write(goal.ID, { ...fields, ...(block.title ? { title: block.title } : {}) });
-      else await this.goals.create({ ...GOAL_DEFAULTS, ...fields, title: block.title || 'Block goal', type: 'clicks', selector: `[data-svc-goal="${block.uid}"]`, block_goal: 1, block_uid: block.uid });
+      else await this.goals.create(siteId, { ...GOAL_DEFAULTS, ...fields, title: block.title || 'Block goal', type: 'clicks', selector: `[data-svc-goal="${block.uid}"]`, block_goal: 1, block_uid: block.uid });
     }
     for (const goal of existing) {
       if (goal.page_id !== post.page_id || wanted.has(goal.block_uid)) continue;
       if (await this.hasConversions(goal.ID)) await this.goals.write(goal.ID, { status: 'inactive', url: post.permalink });
-      else await this.goals.delete(goal.ID);
+      else await this.goals.delete(siteId, goal.ID);
     }
-    return (await this.goals.list()).filter((g) => g.block_goal === 1 && g.page_id === post.page_id);
+    return (await this.goals.list(siteId)).filter((g) => g.block_goal === 1 && g.page_id === post.page_id);
   }
 
   /** Removes block goals that were never saved with a page and have no conversions. */

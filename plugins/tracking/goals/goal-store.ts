@@ -6,10 +6,12 @@ export const GOALS_VERSION_OPTION = 'svc_goals_version';
 
 const isMissingTable = (err: unknown) => /no such table|doesn't exist|ER_NO_SUCH_TABLE/i.test(String((err as Error)?.message ?? err));
 
-/** Goal definitions: CRUD and the cached list of active goals the pipeline matches against. */
+const NONE: readonly Goal[] = Object.freeze([]);
+
+/** Goal definitions of each site: CRUD and the cached lists of active goals the pipeline matches against. */
 export class GoalStore {
-  private active: { version: number; goals: Goal[] } | null = null;
-  private loading: Promise<Goal[]> | null = null;
+  private active: { version: number; bySite: Map<number, Goal[]> } | null = null;
+  private loading: Promise<Map<number, Goal[]>> | null = null;
 
   constructor(
     private readonly db: Database,
@@ -25,46 +27,47 @@ export class GoalStore {
     await this.options.add(GOALS_VERSION_OPTION, 1, { autoload: true });
   }
 
-  /** Active goals from memory without waiting; null when they must be loaded first (`activeGoals()`). */
-  activeNow(): Goal[] | null {
+  /** The site's active goals from memory without waiting; null when they must be loaded first (`activeGoals()`). */
+  activeNow(siteId: number): readonly Goal[] | null {
     const snapshot = this.options.snapshot();
     if (!snapshot || !this.active) return null;
-    return this.active.version === (snapshot.values.get(GOALS_VERSION_OPTION) ?? 0) ? this.active.goals : null;
+    return this.active.version === (snapshot.values.get(GOALS_VERSION_OPTION) ?? 0) ? (this.active.bySite.get(siteId) ?? NONE) : null;
   }
 
-  /** Active goals from memory; an empty list when the goals table does not exist (§4.1). */
-  async activeGoals(): Promise<Goal[]> {
+  /** The site's active goals from memory; an empty list when the goals table does not exist (§4.1). */
+  async activeGoals(siteId: number): Promise<readonly Goal[]> {
     const version = await this.options.get<number>(GOALS_VERSION_OPTION, 0);
-    if (this.active && this.active.version === version) return this.active.goals;
+    if (this.active && this.active.version === version) return this.active.bySite.get(siteId) ?? NONE;
     this.loading ??= this.loadActive(version).finally(() => (this.loading = null));
-    return this.loading;
+    return (await this.loading).get(siteId) ?? NONE;
   }
 
-  async list(): Promise<Goal[]> {
-    const rows = await this.db.select<Record<string, unknown>>(`SELECT * FROM ${this.t} ORDER BY ID`);
+  async list(siteId: number): Promise<Goal[]> {
+    const rows = await this.db.select<Record<string, unknown>>(`SELECT * FROM ${this.t} WHERE site_id = ? ORDER BY ID`, [siteId]);
     return rows.map(toGoal);
   }
 
-  async get(id: number): Promise<Goal> {
-    const [row] = await this.db.select<Record<string, unknown>>(`SELECT * FROM ${this.t} WHERE ID = ?`, [id]);
+  /** A goal of the site; a goal of another site does not exist here. */
+  async get(siteId: number, id: number): Promise<Goal> {
+    const [row] = await this.db.select<Record<string, unknown>>(`SELECT * FROM ${this.t} WHERE ID = ? AND site_id = ?`, [id, siteId]);
     if (!row) throw notFound(`Goal ${id} does not exist.`, 'svc_goal_not_found');
     return toGoal(row);
   }
 
-  async create(body: unknown): Promise<Goal> {
+  async create(siteId: number, body: unknown): Promise<Goal> {
     const input = parseGoalInput(body, GOAL_DEFAULTS, { creating: true });
     const row = { ...input, date_created: this.clock.unix() };
     const cols = Object.keys(row);
     const { id } = await this.db.insert(
-      `INSERT INTO ${this.t} (${cols.map(this.db.quote).join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`,
-      Object.values(row),
+      `INSERT INTO ${this.t} (site_id, ${cols.map(this.db.quote).join(', ')}) VALUES (?, ${cols.map(() => '?').join(', ')})`,
+      [siteId, ...Object.values(row)],
     );
     await this.changed();
     return { ID: id, ...row };
   }
 
-  async update(id: number, body: unknown): Promise<Goal> {
-    const current = await this.get(id);
+  async update(siteId: number, id: number, body: unknown): Promise<Goal> {
+    const current = await this.get(siteId, id);
     const next = parseGoalInput(body, current);
     await this.write(id, next);
     return { ...current, ...next };
@@ -81,8 +84,8 @@ export class GoalStore {
     await this.changed();
   }
 
-  async delete(id: number): Promise<void> {
-    await this.get(id);
+  async delete(siteId: number, id: number): Promise<void> {
+    await this.get(siteId, id);
     await this.db.transaction(async (t) => {
       await this.db.execute(`DELETE FROM ${this.db.quote(this.db.table('goal_statistics'))} WHERE goal_id = ?`, [id], t);
       await this.db.execute(`DELETE FROM ${this.t} WHERE ID = ?`, [id], t);
@@ -96,16 +99,20 @@ export class GoalStore {
     await this.options.set(GOALS_VERSION_OPTION, version + 1, { autoload: true });
   }
 
-  private async loadActive(version: number): Promise<Goal[]> {
-    let goals: Goal[];
+  private async loadActive(version: number): Promise<Map<number, Goal[]>> {
+    const bySite = new Map<number, Goal[]>();
     try {
       const rows = await this.db.select<Record<string, unknown>>(`SELECT * FROM ${this.t} WHERE status = ? ORDER BY ID`, ['active']);
-      goals = rows.map(toGoal);
+      for (const row of rows) {
+        const siteId = Number(row.site_id);
+        const list = bySite.get(siteId);
+        if (list) list.push(toGoal(row));
+        else bySite.set(siteId, [toGoal(row)]);
+      }
     } catch (err) {
       if (!isMissingTable(err)) throw err;
-      goals = [];
     }
-    this.active = { version, goals };
-    return goals;
+    this.active = { version, bySite };
+    return bySite;
   }
 }

@@ -25,7 +25,7 @@ export function registerGoals(ctx: PluginContext, goals: GoalStore): HookGoals {
     path: '/goals/blocks/sync',
     capability: 'manage_svc_statistics',
     body: { limit: '256kb' },
-    handler: async ({ body }) => ok(await blocks.sync(parsePostBlocks(body))),
+    handler: async ({ site, body }) => ok(await blocks.sync(site.id, parsePostBlocks(body))),
   });
   ctx.hooks.addAction('svc_daily', async () => {
     const removed = await blocks.cleanUp();

@@ -1,5 +1,5 @@
 import { Parser } from 'htmlparser2';
-import { type Clock, type Database, insertIgnoring, type Options, type SvcConfig, type SvcLogger } from '../../../core';
+import { type Clock, type Database, DEFAULT_SITE_ID, insertIgnoring, type Options, type SvcConfig, type SvcLogger } from '../../../core';
 import { FIRST_DOMAIN_OPTION } from '../collect/domains';
 import type { LinkLookup } from './link-lookup';
 import { normaliseLinkUrl } from './normalize';
@@ -95,11 +95,12 @@ export class LinkScraper {
     return { pages, links };
   }
 
+  /** The default site's most viewed pages (its origins are the ones scraped). */
   private async pages(): Promise<string[]> {
     const { db, clock } = this.deps;
     const rows = await db.select<{ page_url: string }>(
-      `SELECT page_url, COUNT(*) AS hits FROM ${db.quote(db.table('statistics'))} WHERE time >= ? AND page_type <> ? GROUP BY page_url ORDER BY hits DESC LIMIT ${MAX_PAGES}`,
-      [clock.unix() - LOOKBACK_SECONDS, '404'],
+      `SELECT page_url, COUNT(*) AS hits FROM ${db.quote(db.table('statistics'))} WHERE site_id = ? AND time >= ? AND page_type <> ? GROUP BY page_url ORDER BY hits DESC LIMIT ${MAX_PAGES}`,
+      [DEFAULT_SITE_ID, clock.unix() - LOOKBACK_SECONDS, '404'],
     );
     const paths = rows.map((r) => r.page_url).filter((p) => p.startsWith('/'));
     return paths.length > 0 ? paths : ['/'];

@@ -1,4 +1,4 @@
-import type { Hooks, SvcConfig } from '../../../core';
+import { DEFAULT_SITE_ID, type Hooks, type SvcConfig } from '../../../core';
 import type { SvcTrackingOptions } from '../../../hooks';
 import type { TrackingConfigCache } from '../collect/tracking-config';
 import type { GoalStore } from '../goals/goal-store';
@@ -12,6 +12,8 @@ export interface PageContext {
   pageId: number;
   /** Every client-side goal instead of the page's own (for options served to every page; the script picks the page's). */
   everyPage?: boolean;
+  /** The site whose snippet serves the page. */
+  siteId: number;
 }
 
 /**
@@ -35,7 +37,7 @@ export class TrackingOptionsBuilder {
     const { config, hooks } = this.deps;
     const cfg = await this.deps.settings.get();
     const path = normaliseGoalUrl(page.pageUrl).path;
-    const goals = (await this.deps.goals.activeGoals())
+    const goals = (await this.deps.goals.activeGoals(page.siteId))
       .filter((g) => g.type === 'clicks' || g.type === 'views')
       .filter((g) => page.everyPage || g.url === '*' || g.url === '' || (g.page_id > 0 && g.page_id === page.pageId) || normaliseGoalUrl(g.url).path === path)
       .map((g) => ({ ID: g.ID, title: g.title, type: g.type, selector: g.selector, url: g.url, page_id: g.page_id, conversion_metric: g.conversion_metric }));
@@ -57,6 +59,7 @@ export class TrackingOptionsBuilder {
       goals: { completed: [], scriptUrl: String(await hooks.applyFilters('svc_goals_script_url', `${config.baseUrl}/svc/js/svc-goals.min.js`)), active: goals },
       cache: { uid: null, fingerprint: null, isUserAgent: null, isDoNotTrack: null, useCookies: null },
     };
+    if (page.siteId !== DEFAULT_SITE_ID) options.site = page.siteId;
     return hooks.applyFilters('svc_tracking_options', options);
   }
 }

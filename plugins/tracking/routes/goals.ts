@@ -6,22 +6,22 @@ function goalId(raw: string | undefined): number {
   return Number(raw);
 }
 
-/** Goal definitions over REST (`{api_base}/goals`): viewers read, managers change. */
+/** Goal definitions of the request's site over REST (`{api_base}/goals`): viewers read, managers change. */
 export function registerGoalRoutes(ctx: PluginContext, goals: GoalStore): void {
-  ctx.rest.route({ method: 'GET', path: '/goals', capability: 'view_svc_statistics', handler: async () => ok(await goals.list()) });
-  ctx.rest.route({ method: 'GET', path: '/goals/active', capability: null, handler: async () => ok(await goals.activeGoals()) });
+  ctx.rest.route({ method: 'GET', path: '/goals', capability: 'view_svc_statistics', handler: async ({ site }) => ok(await goals.list(site.id)) });
+  ctx.rest.route({ method: 'GET', path: '/goals/active', capability: null, handler: async ({ site }) => ok(await goals.activeGoals(site.id)) });
   ctx.rest.route({
     method: 'GET',
     path: '/goals/:id',
     capability: 'view_svc_statistics',
-    handler: async ({ params }) => ok(await goals.get(goalId(params.id))),
+    handler: async ({ site, params }) => ok(await goals.get(site.id, goalId(params.id))),
   });
   ctx.rest.route({
     method: 'POST',
     path: '/goals',
     capability: 'manage_svc_statistics',
     body: { limit: '16kb' },
-    handler: async ({ body }) => ok(await goals.create(body ?? {})),
+    handler: async ({ site, body }) => ok(await goals.create(site.id, body ?? {})),
   });
   for (const method of ['PUT', 'PATCH'] as const) {
     ctx.rest.route({
@@ -29,15 +29,15 @@ export function registerGoalRoutes(ctx: PluginContext, goals: GoalStore): void {
       path: '/goals/:id',
       capability: 'manage_svc_statistics',
       body: { limit: '16kb' },
-      handler: async ({ params, body }) => ok(await goals.update(goalId(params.id), body ?? {})),
+      handler: async ({ site, params, body }) => ok(await goals.update(site.id, goalId(params.id), body ?? {})),
     });
   }
   ctx.rest.route({
     method: 'DELETE',
     path: '/goals/:id',
     capability: 'manage_svc_statistics',
-    handler: async ({ params }) => {
-      await goals.delete(goalId(params.id));
+    handler: async ({ site, params }) => {
+      await goals.delete(site.id, goalId(params.id));
       return ok({ deleted: true });
     },
   });

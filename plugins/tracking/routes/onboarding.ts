@@ -17,7 +17,8 @@ export interface Onboarding {
 
 /**
  * `GET {api_base}/tracking/onboarding` (`view_svc_statistics`): what the
- * statistics tab shows a site that has not counted a pageview yet.
+ * statistics tab shows a site that has not counted a pageview yet (the drops
+ * are the install's: a hit of an unknown site belongs to none).
  */
 export function registerOnboardingRoute(ctx: PluginContext, drops: DropLog): void {
   const statistics = ctx.db.quote(ctx.db.table('statistics'));
@@ -25,11 +26,11 @@ export function registerOnboardingRoute(ctx: PluginContext, drops: DropLog): voi
     method: 'GET',
     path: '/tracking/onboarding',
     capability: 'view_svc_statistics',
-    handler: async () => {
-      const [first] = await ctx.db.select<{ time: number; page_url: string }>(`SELECT time, page_url FROM ${statistics} ORDER BY ID LIMIT 1`);
+    handler: async ({ site }) => {
+      const [first] = await ctx.db.select<{ time: number; page_url: string }>(`SELECT time, page_url FROM ${statistics} WHERE site_id = ? ORDER BY ID LIMIT 1`, [site.id]);
       const answer: Onboarding = {
         first_hit: first ? { time: Number(first.time), page_url: first.page_url } : null,
-        snippet: (await ctx.services.get('trackerScripts')?.snippet()) ?? null,
+        snippet: (await ctx.services.get('trackerScripts')?.snippet(site.id)) ?? null,
         track_url: `${ctx.config.apiBase}/track`,
         drops: await drops.recent(RECENT_DROPS),
       };

@@ -30,10 +30,10 @@ export function registerSearch(ctx: PluginContext, tracker: Tracker): SearchStor
   });
 
   /** Runs the tracking exclusions on the request, then stores the search. */
-  const capture = async (request: HitRequest, term: unknown, results: number | null, uid: string, page = '', userAgent = ''): Promise<SearchOutcome> => {
+  const capture = async (request: HitRequest, term: unknown, results: number | null, uid: string, page = '', userAgent = '', siteId: number | null = null): Promise<SearchOutcome> => {
     const outcome = await tracker.screen(request, { url: page, parameters: '', referrer: '', user_agent: userAgent });
     if (outcome !== null) return { stored: false, reason: 'excluded' };
-    return store.capture(term, results, uid);
+    return store.capture(term, results, uid, siteId);
   };
 
   /** `capture_search_and_posts(posts, query)`: records the search with its result count, returns the posts unmodified. */
@@ -65,6 +65,8 @@ export function registerSearch(ctx: PluginContext, tracker: Tracker): SearchStor
         page,
         // A site's server forwarding the search passes its visitor's user agent.
         cleanText(body.user_agent, 1000),
+        // Named by `site`: the visitor's pageview on that site; else on any.
+        body.site !== undefined || req.query.site !== undefined ? req.site.id : null,
       );
       return ctx.config.debug ? { success: true, outcome } : { success: true };
     },

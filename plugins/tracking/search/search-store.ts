@@ -46,16 +46,18 @@ export class SearchStore {
 
   /**
    * A search the site ran (`capture_search_and_posts`): linked at once to the
-   * visitor's open pageview when the uid is known, else kept pending.
+   * visitor's open pageview (on `siteId` when the caller named a site) when the
+   * uid is known, else kept pending.
    */
-  async capture(rawTerm: unknown, results: number | null, uid: string): Promise<SearchOutcome> {
+  async capture(rawTerm: unknown, results: number | null, uid: string, siteId: number | null = null): Promise<SearchOutcome> {
     const term = plainText(rawTerm, 191);
     let statisticId: number | null = null;
     if (uid) {
+      const site = siteId === null ? '' : ' AND s.site_id = ?';
       const [row] = await this.db.select<{ ID: number }>(
         `SELECT st.ID FROM ${this.t('sessions')} s JOIN ${this.t('statistics')} st ON st.session_id = s.ID
-          WHERE s.uid = ? AND s.last_time >= ? ORDER BY st.ID DESC LIMIT 1`,
-        [uid, this.clock.unix() - WINDOW_SECONDS],
+          WHERE s.uid = ? AND s.last_time >= ?${site} ORDER BY st.ID DESC LIMIT 1`,
+        [uid, this.clock.unix() - WINDOW_SECONDS, ...(siteId === null ? [] : [siteId])],
       );
       statisticId = row ? Number(row.ID) : null;
     }

@@ -42,11 +42,12 @@ export class EmbedScripts {
     return `${this.origin}${await this.ctx.assets.versionedUrl(entry)}`;
   }
 
-  async build(settings: ScriptSettings): Promise<BuiltScript> {
+  /** The snippet of one site: its goals, and its id for the tracker to send when it is not the default site. */
+  async build(settings: ScriptSettings, siteId: number): Promise<BuiltScript> {
     const { config } = this.ctx;
     const tracking = this.ctx.services.get('tracking');
     if (!tracking) throw unavailable('The tracking service is not running.', 'svc_tracking_unavailable');
-    const options = await tracking.trackingOptions({ pageUrl: '', pageId: 0, everyPage: true });
+    const options = await tracking.trackingOptions({ pageUrl: '', pageId: 0, everyPage: true, siteId });
     if (options.goals.scriptUrl === `${config.baseUrl}${SCRIPTS_PATH}/${SCRIPTS.goals.file}`) {
       options.goals.scriptUrl = await this.scriptUrl('goals', settings);
     }
@@ -60,7 +61,7 @@ export class EmbedScripts {
     } else {
       body = loader([...deps, await this.scriptUrl(kind, settings)]);
     }
-    return this.cache.build(settings.ghost ? 'ghost' : 'embed', Buffer.from(prelude + body));
+    return this.cache.build(`${settings.ghost ? 'ghost' : 'embed'} ${siteId}`, Buffer.from(prelude + body));
   }
 
   private async dependencies(): Promise<string[]> {

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { acceptsGzip, IMMUTABLE, type PluginContext, REVALIDATE } from '../../../core';
+import { acceptsGzip, DEFAULT_SITE_ID, IMMUTABLE, type PluginContext, REVALIDATE } from '../../../core';
 import { EmbedScripts } from './embed';
 import { GHOST_PATH, GhostFiles } from './ghost-files';
 import { addBodyAttributes, bodyAttributes } from './page-type';
@@ -31,9 +31,11 @@ export async function registerTrackerScripts(ctx: PluginContext): Promise<void> 
   });
   ctx.http.mount(SCRIPTS_PATH, scripts, { quiet: true });
 
-  const snippet = async (settings: ScriptSettings): Promise<string | null> => {
+  /** The line of a site: another site than the default one names itself in the URL (ghost files serve the default site). */
+  const snippet = async (settings: ScriptSettings, siteId: number): Promise<string | null> => {
     if (settings.headless) return null;
-    const src = settings.ghost ? ghost.url('embed') : `${ctx.config.baseUrl}${EMBED_PATH}`;
+    const src =
+      siteId !== DEFAULT_SITE_ID ? `${ctx.config.baseUrl}${EMBED_PATH}?site=${siteId}` : settings.ghost ? ghost.url('embed') : `${ctx.config.baseUrl}${EMBED_PATH}`;
     return `<script src="${escapeAttribute(src)}" ${settings.turbo ? 'defer' : 'async'}></script>`;
   };
 
@@ -41,7 +43,9 @@ export async function registerTrackerScripts(ctx: PluginContext): Promise<void> 
   embedRouter.get('/', async (req, res) => {
     const settings = await scriptSettings(ctx);
     if (settings.headless) return sendHeadless(res);
-    sendScript(req, res, await embed.build(settings), EMBED_CACHE);
+    const site = typeof req.query.site === 'string' ? await ctx.sites.resolve(req.query.site).catch(() => null) : req.query.site === undefined ? await ctx.sites.default() : null;
+    if (!site) return res.status(404).type('text/plain').send('No such site.');
+    sendScript(req, res, await embed.build(settings, site.id), EMBED_CACHE);
   });
   ctx.http.mount(EMBED_PATH, embedRouter, { quiet: true });
 
@@ -52,7 +56,7 @@ export async function registerTrackerScripts(ctx: PluginContext): Promise<void> 
     const settings = await scriptSettings(ctx);
     if (!kind || !settings.ghost) return next();
     if (settings.headless) return sendHeadless(res);
-    const script = kind === 'embed' ? await embed.build(settings) : await bundle(kind);
+    const script = kind === 'embed' ? await embed.build(settings, DEFAULT_SITE_ID) : await bundle(kind);
     const files = await ghost.publish(kind, script);
     const versioned = kind !== 'embed' && req.query.v === script.etag.slice(1, -1);
     if (scriptHeaders(req, res, script.etag, kind === 'embed' ? EMBED_CACHE : versioned ? IMMUTABLE : REVALIDATE)) return;
@@ -67,7 +71,7 @@ export async function registerTrackerScripts(ctx: PluginContext): Promise<void> 
     title: 'Tracking code',
     render: async () => {
       const settings = await scriptSettings(ctx);
-      const line = await snippet(settings);
+      const line = await snippet(settings, (await ctx.sites.current()).id);
       if (line === null) {
         return { code: null, help: `Headless mode is on (the headless setting or SVC_HEADLESS_DOMAIN): no tracking script is offered. The tracked site sends hits to ${ctx.config.apiBase}/track itself.` };
       }
@@ -76,7 +80,7 @@ export async function registerTrackerScripts(ctx: PluginContext): Promise<void> 
   });
 
   const service: TrackerScriptsService = {
-    snippet: async () => snippet(await scriptSettings(ctx)),
+    snippet: async (siteId = DEFAULT_SITE_ID) => snippet(await scriptSettings(ctx), siteId),
     bodyAttributes,
     addBodyAttributes,
   };

@@ -21,7 +21,7 @@ export function registerDashboard(ctx: PluginContext): void {
       data: {
         script: await ctx.assets.versionedUrl(DASHBOARD_SCRIPT),
         style: await ctx.assets.versionedUrl(DASHBOARD_STYLE),
-        timezone: ctx.statistics.timezone,
+        timezone: (await ctx.sites.current()).timezone,
         panelFilters: JSON.stringify({ default: ctx.statistics.filtersAt('/data/compare') }),
         canManageGoals: req.principal.user ? await ctx.auth.users.can(req.principal.user, 'manage_svc_statistics') : false,
         // A share link's viewer (no `read`) stays on the shared tab.
@@ -39,7 +39,7 @@ export function registerDashboard(ctx: PluginContext): void {
         script: await ctx.assets.versionedUrl(LIVE_SCRIPT),
         style: await ctx.assets.versionedUrl(DASHBOARD_STYLE),
         liveStyle: await ctx.assets.versionedUrl(LIVE_STYLE),
-        timezone: ctx.statistics.timezone,
+        timezone: (await ctx.sites.current()).timezone,
       },
     }),
   });

@@ -31,7 +31,7 @@ const COMPARE_METRICS: MetricName[] = ['visitors', 'pageviews', 'sessions', 'bou
 
 /** The engine query of a request, for one id. */
 export function queryOf(req: DataRequest, context: Pick<DataRunContext, 'queryId' | 'siteId'>, extra: Partial<StatsQuery> = {}): StatsQuery {
-  return { id: context.queryId, siteId: context.siteId, range: req.range, metrics: req.metrics as MetricName[], groupBy: req.groupBy, filters: req.filters, status: req.status, ...extra };
+  return { id: context.queryId, siteId: context.siteId, timezone: req.timezone, range: req.range, metrics: req.metrics as MetricName[], groupBy: req.groupBy, filters: req.filters, status: req.status, ...extra };
 }
 
 /** The period `compare` names (`previous`, `year`), or null when it is absent. */
@@ -45,15 +45,14 @@ function comparisonRange(compare: unknown, req: DataRequest, tz: string): TimeRa
 /** The free data types of the statistics tab (today, insights, compare, devices, live-visitors, realtime, goals). */
 export function registerDataTypes(ctx: PluginContext): void {
   const stats = ctx.statistics;
-  const tz = stats.timezone;
 
   stats.dataType({
     id: 'today',
     tab: 'statistics',
     allow: allowList(stats, { defaultMetrics: ['visitors', 'pageviews', 'sessions', 'bounce_rate', 'avg_time_on_page', 'conversions'], groupBy: [], defaultGroupBy: [] }),
     async run(req, context) {
-      const today = isoDay(ctx.clock.unix(), tz);
-      const day = stats.parseRequest({ date_start: today, date_end: today }, allowList(stats, { defaultMetrics: ['pageviews'], groupBy: [], defaultGroupBy: [] }));
+      const today = isoDay(ctx.clock.unix(), req.timezone);
+      const day = stats.parseRequest({ date_start: today, date_end: today }, allowList(stats, { defaultMetrics: ['pageviews'], groupBy: [], defaultGroupBy: [] }), req.timezone);
       const base = { ...req, range: day.range };
       const [[totals], [topPage], [topReferrer], live] = await Promise.all([
         stats.query(queryOf(base, context)),
@@ -86,7 +85,7 @@ export function registerDataTypes(ctx: PluginContext): void {
     /** With `compare` (`previous` or `year`), also the series of the previous period or of the same days a year earlier. */
     async run(req, context) {
       const interval: TimeBucket = (req.groupBy[0] as TimeBucket | undefined) ?? autoBucket(req.range);
-      const against = comparisonRange(context.rest?.query.compare, req, tz);
+      const against = comparisonRange(context.rest?.query.compare, req, req.timezone);
       const series = async (range: TimeRange) => {
         const rows = await stats.query(queryOf(req, context, { range, groupBy: [interval] }));
         return {
@@ -97,7 +96,7 @@ export function registerDataTypes(ctx: PluginContext): void {
       };
       const [current, comparison] = await Promise.all([series(req.range), against && series(against)]);
       if (!against || !comparison) return { interval, ...current };
-      const period = { date_start: isoDay(against.start, tz), date_end: isoDay(against.end - 1, tz) };
+      const period = { date_start: isoDay(against.start, req.timezone), date_end: isoDay(against.end - 1, req.timezone) };
       return { interval, ...current, comparison: { ...period, ...comparison } };
     },
   });
@@ -115,7 +114,7 @@ export function registerDataTypes(ctx: PluginContext): void {
         change,
         periods: {
           current: { date_start: req.dateStart, date_end: req.dateEnd },
-          previous: { date_start: isoDay(req.previous.start, tz), date_end: isoDay(req.previous.end - 1, tz) },
+          previous: { date_start: isoDay(req.previous.start, req.timezone), date_end: isoDay(req.previous.end - 1, req.timezone) },
         },
       };
     },

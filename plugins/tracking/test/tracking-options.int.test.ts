@@ -29,7 +29,7 @@ describe('the browser options object (tracking.md §2.6)', () => {
     await goal({ title: 'Visit', type: 'visits', url: '/pricing/' });
     await setOptions(tk, { privacy_level: 'private_mode', enable_do_not_track: true, track_url_change: true, track_external_links: true });
 
-    const options = await tk.kernel.services.get('tracking')!.trackingOptions({ pageUrl: 'https://site.example/pricing/', pageId: 5 });
+    const options = await tk.kernel.services.get('tracking')!.trackingOptions({ pageUrl: 'https://site.example/pricing/', pageId: 5, siteId: 1 });
     expect(options.tracking).toEqual({ isInitialHit: true, lastUpdateTimestamp: 0, beacon_url: `${tk.url}/svc/endpoint`, ajaxUrl: `${tk.url}/svc/ajax` });
     expect(options.options).toEqual({
       privacy_level: 'private_mode',

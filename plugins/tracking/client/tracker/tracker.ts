@@ -47,8 +47,10 @@ function start(svc: SvcGlobal, identify?: (svc: SvcGlobal) => Promise<void>): vo
   let sentGoals = 0;
   /** Hits leave in order, each after the previous answered; the ids are read as a hit leaves. */
   let pending = Promise.resolve(identify?.(svc));
+  /** The snippet's site, sent with every hit when it is not the default site. */
+  const site = svc.site ? { site: svc.site } : {};
   const queue = (fields: object) => {
-    pending = pending.then(() => send(svc, { ...fields, uid: cache.uid, fingerprint: cache.fingerprint }));
+    pending = pending.then(() => send(svc, { ...fields, uid: cache.uid, fingerprint: cache.fingerprint, ...site }));
   };
   /** The seconds and the goals completed since the previous hit. */
   const since = () => ({ time_on_page: takeSeconds(), completed_goals: goals.completed.slice(sentGoals, (sentGoals = goals.completed.length)) });

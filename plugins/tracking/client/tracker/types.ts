@@ -10,7 +10,7 @@ export interface SvcGoal {
 }
 
 /** The `svc` global of tracking.md §2.6, written by the embed snippet before the tracker runs. */
-export type SvcGlobal = Pick<SvcTrackingOptions, 'tracking' | 'options' | 'cache'> & {
+export type SvcGlobal = Pick<SvcTrackingOptions, 'tracking' | 'options' | 'cache' | 'site'> & {
   goals: Omit<SvcTrackingOptions['goals'], 'active'> & { active: SvcGoal[] };
 };
 
