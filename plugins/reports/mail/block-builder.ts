@@ -84,7 +84,7 @@ export class BlockBuilder {
     if (source.metrics.length) query.metrics = source.metrics;
     if (source.group_by.length) query.group_by = source.group_by;
     const range = rangeOfDays(span.start, span.end, site.timezone);
-    const context = { queryId, siteId: site.id };
+    const context = { queryId, siteId: site.id, timezone: site.timezone };
     try {
       const data =
         source.source === 'datatable'

@@ -22,8 +22,8 @@ describe('reports of two sites', () => {
     k = await startReportsKernel({ timezone: 'UTC', now: '2026-03-02T10:00:00Z' });
     shop = await k.tk.kernel.sites.add({ name: 'Corner Shop', domain: 'shop.example', timezone: 'Pacific/Auckland' });
     await insertVisits(k.tk.kernel.db, 'UTC', [{ at: '2026-03-02T12:00', url: '/blog-only' }, { at: '2026-03-02T13:00', url: '/blog-only' }]);
-    // 3 March 15:00 in Auckland is 02:00 UTC, inside 3 March on either calendar: the data engine's day boundaries are not under test here.
-    await insertVisits(k.tk.kernel.db, 'Pacific/Auckland', [{ at: '2026-03-03T15:00', url: '/shop-only' }], shop.id);
+    // 3 March 08:00 in Auckland is still 2 March in UTC: only the shop's own calendar puts it in its report of 3 March.
+    await insertVisits(k.tk.kernel.db, 'Pacific/Auckland', [{ at: '2026-03-03T08:00', url: '/shop-only' }], shop.id);
     ids.blog = await create('Blog daily');
     ids.shop = await create('Shop daily', shop.id);
   });
