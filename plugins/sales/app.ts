@@ -12,6 +12,8 @@ export const BACKFILL_DAYS_PER_BATCH = 30;
 export interface SalesApp {
   ctx: PluginContext;
   timezone: string;
+  /** The timezone of a site's days (the install's for a site that is gone). */
+  zoneOf(siteId: number): Promise<string>;
   activation: Activation;
   ingestor: Ingestor;
   integrations: Integrations;
@@ -24,8 +26,9 @@ export interface SalesApp {
 
 export function createSalesApp(ctx: PluginContext): SalesApp {
   const timezone = ctx.config.timezone;
+  const zoneOf = async (siteId: number) => (await ctx.sites.get(siteId))?.timezone ?? timezone;
   const activation = new Activation(ctx.options, ctx.clock, timezone);
-  const ingestor = new Ingestor({ db: ctx.db, clock: ctx.clock, timezone, activation, campaigns: () => ctx.services.get('campaigns') });
+  const ingestor = new Ingestor({ db: ctx.db, clock: ctx.clock, zoneOf, activation, campaigns: () => ctx.services.get('campaigns') });
   const integrations = new Integrations(ctx.db, ctx.options, ctx.logger);
   const backfill = new Backfill({
     db: ctx.db,
@@ -44,6 +47,7 @@ export function createSalesApp(ctx: PluginContext): SalesApp {
   return {
     ctx,
     timezone,
+    zoneOf,
     activation,
     ingestor,
     integrations,

@@ -4,6 +4,7 @@ import { type DaySpan, blockSpan, resolveDateRange, spanLabel } from '../schedul
 import type { ContentBlock, Report } from '../types';
 import { BUILTIN_BLOCKS, type BlockSource, adapterFor, sourceOf } from './block-catalog';
 import { rowCells } from './format';
+import { onSite } from './site-link';
 
 export interface BuiltBlocks {
   /** After `svc_mail_reports_blocks`, in the report's order. */
@@ -64,7 +65,7 @@ export class BlockBuilder {
         subtitle: [spanLabel(days), filters, rows ? '' : 'the data could not be loaded'].filter(Boolean).join(' · '),
         header: definition.header.map(String),
         rows: (rows ?? []).map((r) => rowCells(r, source.columns)),
-        url: this.url(definition.url, days, block.filters),
+        url: onSite(this.url(definition.url, days, block.filters), site),
         content: block.content,
         comment_title: block.comment_title,
         comment_text: block.comment_text,
@@ -83,7 +84,7 @@ export class BlockBuilder {
     if (source.metrics.length) query.metrics = source.metrics;
     if (source.group_by.length) query.group_by = source.group_by;
     const range = rangeOfDays(span.start, span.end, site.timezone);
-    const context = { queryId, siteId: site.id };
+    const context = { queryId, siteId: site.id, timezone: site.timezone };
     try {
       const data =
         source.source === 'datatable'

@@ -22,8 +22,8 @@ describe('reports of two sites', () => {
     k = await startReportsKernel({ timezone: 'UTC', now: '2026-03-02T10:00:00Z' });
     shop = await k.tk.kernel.sites.add({ name: 'Corner Shop', domain: 'shop.example', timezone: 'Pacific/Auckland' });
     await insertVisits(k.tk.kernel.db, 'UTC', [{ at: '2026-03-02T12:00', url: '/blog-only' }, { at: '2026-03-02T13:00', url: '/blog-only' }]);
-    // 3 March 15:00 in Auckland is 02:00 UTC, inside 3 March on either calendar: the data engine's day boundaries are not under test here.
-    await insertVisits(k.tk.kernel.db, 'Pacific/Auckland', [{ at: '2026-03-03T15:00', url: '/shop-only' }], shop.id);
+    // 3 March 08:00 in Auckland is still 2 March in UTC: only the shop's own calendar puts it in its report of 3 March.
+    await insertVisits(k.tk.kernel.db, 'Pacific/Auckland', [{ at: '2026-03-03T08:00', url: '/shop-only' }], shop.id);
     ids.blog = await create('Blog daily');
     ids.shop = await create('Shop daily', shop.id);
   });
@@ -54,11 +54,14 @@ describe('reports of two sites', () => {
     expect(shopMail.html).toContain('/shop-only');
     expect(shopMail.html).not.toContain('/blog-only');
     expect(shopMail.text).toContain('on its recipient list for Corner Shop');
+    // Its dashboard links open the admin on the shop; the blog's need no site.
+    expect(shopMail.html).toContain(`/svc-admin/statistics?range=custom&amp;date_start=2026-03-03&amp;date_end=2026-03-03&amp;site=${shop.id}`);
 
     const blogMail = mails.get('Blog daily')!;
     expect(blogMail.subject).toBe(`Blog daily · ${(await k.tk.kernel.sites.default()).name} · 2 Mar 2026`);
     expect(blogMail.html).toContain('/blog-only');
     expect(blogMail.html).not.toContain('/shop-only');
+    expect(blogMail.html).not.toContain('site=');
 
     const sent = async (site?: number) =>
       ((await onSite('/report/logs', site)).body.data.logs as QueueLog[]).filter((l) => l.status === 'sending_successful').map((l) => `${l.report_name} ${l.queue_id}`);

@@ -43,20 +43,23 @@ const param = (context: DataRunContext, name: string): unknown => context.rest?.
  * meta `{ tab: 'sales' }`), then the routes answering unknown ids.
  */
 export function registerSalesData(app: SalesApp, currencies: Currencies): void {
-  const { ctx, timezone } = app;
+  const { ctx } = app;
+  /** The zone of the request's days: its site's. */
+  const zoneOf = async (context: DataRunContext) => context.timezone ?? (await app.zoneOf(context.siteId));
   const shop = new ShopQueries(ctx.db);
   /** The subscription queries of the request's site that its `country` filter narrows (the subscription's own country). */
   const subsOf = (request: DataRequest, context: DataRunContext) =>
     new SubscriptionQueries(ctx.db, context.siteId, request.filters.find((f) => f.dimension === 'country')?.value ?? null);
 
   const shopWindow = async (request: DataRequest, context: DataRunContext): Promise<SalesWindow> =>
-    clampedWindow(context.siteId, request, await app.activation.day(), await currencies.pick(param(context, 'currency'), 'shop'), timezone);
+    clampedWindow(context.siteId, request, await app.activation.day(), await currencies.pick(param(context, 'currency'), 'shop'), await zoneOf(context));
 
   /** Null (an empty payload) without an active subscription integration or without subscription data. */
   const subscriptionWindow = async (request: DataRequest, context: DataRunContext): Promise<{ window: SalesWindow; hasPrevious: boolean } | null> => {
     await app.checkIntegrations();
     if ((await app.integrations.active()).length === 0 || !(await new SubscriptionQueries(ctx.db, context.siteId).any())) return null;
     const earliest = await app.integrations.earliest();
+    const timezone = await zoneOf(context);
     const floor = earliest === null ? null : dayStart(earliest, timezone);
     const window = clampedWindow(context.siteId, request, floor, await currencies.pick(param(context, 'currency'), 'subscriptions'), timezone);
     return { window, hasPrevious: floor === null || window.previous.range.end > floor };
@@ -77,7 +80,7 @@ export function registerSalesData(app: SalesApp, currencies: Currencies): void {
     if (r.groupBy.length > 1) throw badRequest('group_by takes one of auto, day, week, month.', 'svc_invalid_group_by', { field: 'group_by' });
     const mode = chartMode(param(c, 'chart_mode'));
     const w = await subscriptionWindow(r, c);
-    return w ? revenueChart(subsOf(r, c), w.window, r.groupBy[0] ?? 'auto', mode, timezone) : [];
+    return w ? revenueChart(subsOf(r, c), w.window, r.groupBy[0] ?? 'auto', mode, await zoneOf(c)) : [];
   });
   type('subscriptions-distribution', allow([], SUBSCRIPTION_FILTERS), async (r, c) => {
     const view = distributionView(param(c, 'distribution_view'));
@@ -87,7 +90,7 @@ export function registerSalesData(app: SalesApp, currencies: Currencies): void {
   type('subscriptions-retention', allow([], SUBSCRIPTION_FILTERS), async (r, c) => {
     const productId = productParam(param(c, 'product_id'));
     const w = await subscriptionWindow(r, c);
-    return w ? retention(subsOf(r, c), w.window, productId, timezone) : [];
+    return w ? retention(subsOf(r, c), w.window, productId, await zoneOf(c)) : [];
   });
 
   ctx.statistics.datatable({

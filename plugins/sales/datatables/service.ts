@@ -52,7 +52,8 @@ export function datatableService(ctx: PluginContext): Pick<SalesService, 'datata
       if (metrics.length === 0) throw new SvcError('svc_abilities_invalid_metrics', 'None of the requested or default metrics is valid for this datatable.', 400);
       const { rest, type } = splitType(input.query.filters);
       if (type !== null && type !== TABLE_TYPE[id]) return { rows: [], metrics };
-      const rows = await ctx.statistics.runTable(id, { ...input.query, metrics, filters: rest }, { queryId: `datatable_${id}`, siteId: input.siteId }, BASE);
+      const timezone = (await ctx.sites.get(input.siteId))?.timezone;
+      const rows = await ctx.statistics.runTable(id, { ...input.query, metrics, filters: rest }, { queryId: `datatable_${id}`, siteId: input.siteId, timezone }, BASE);
       return { rows, metrics };
     },
   };

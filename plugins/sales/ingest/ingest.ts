@@ -25,7 +25,9 @@ interface Valid {
  * does not fit its order is rejected by itself.
  */
 export class Ingestor {
-  constructor(private readonly deps: { db: Database; clock: Clock; timezone: string; activation: Activation; campaigns: () => SvcServices['campaigns'] | undefined }) {}
+  constructor(
+    private readonly deps: { db: Database; clock: Clock; zoneOf: (siteId: number) => Promise<string>; activation: Activation; campaigns: () => SvcServices['campaigns'] | undefined },
+  ) {}
 
   async ingest(events: readonly unknown[], options: IngestOptions): Promise<IngestResult> {
     if (events.length > MAX_EVENTS) throw badRequest(`At most ${MAX_EVENTS} events per call; this one has ${events.length}.`, 'svc_too_many_events', { field: 'events' });
@@ -58,7 +60,7 @@ export class Ingestor {
   }
 
   private async write(valid: readonly Valid[], options: IngestOptions, now: number, t: Transaction) {
-    const { db, timezone } = this.deps;
+    const { db } = this.deps;
     const { siteId } = options;
     const linker = new VisitorLinker(db, siteId, this.deps.campaigns);
     const refunds = new RefundWriter(db);
@@ -104,7 +106,10 @@ export class Ingestor {
     if (visitorRows.length) await insertRows(db, 'ecommerce_events', visitorRows, t);
     if (subscriptionEvents.length) await insertSubscriptionEvents(db, siteId, subscriptionEvents, t);
     for (const ref of new Set(subscriptionEvents.map((s) => s.ref))) await rebuildSubscription(db, siteId, ref, t);
-    if (options.aggregate !== false) for (const day of daysOf(subscriptionEvents.map((s) => s.event.time), timezone)) await aggregateDay(db, siteId, day, timezone, t);
+    if (options.aggregate !== false && subscriptionEvents.length) {
+      const timezone = await this.deps.zoneOf(siteId);
+      for (const day of daysOf(subscriptionEvents.map((s) => s.event.time), timezone)) await aggregateDay(db, siteId, day, timezone, t);
+    }
     return { accepted, shopTimes, rejected };
   }
 

@@ -55,8 +55,6 @@ if (root) {
       date_start: section.dataset.dateStart,
       date_end: section.dataset.dateEnd,
       filters: section.dataset.filters,
-      // The story of a site other than the default one reads that site (its link allows no other).
-      ...(root.dataset.site ? { site: root.dataset.site } : {}),
     };
     switch (spec.kind) {
       case 'compare': {

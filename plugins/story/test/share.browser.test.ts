@@ -1,9 +1,9 @@
-import { DEFAULT_SITE_ID } from '../../../core';
 /// <reference lib="dom" />
 /// <reference lib="dom.iterable" />
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
+import { DEFAULT_SITE_ID } from '../../../core';
 import { browserSuite, describeBrowser, signedInPage } from '../../../test/helpers/browser';
 import { createTestKernel } from '../../../test/helpers/test-kernel';
 
@@ -143,6 +143,27 @@ describeBrowser('share links in a browser', () => {
     await page.emulateMedia({ media: 'print' });
     expect(await page.isHidden('[data-print]')).toBe(true);
     await page.pdf({ path: path.join(OUTPUT, 'share-story.pdf') });
+    await page.context().close();
+  });
+
+  it('shows the story and the dashboard of a link of another site with that site\'s data, refusing none of its calls', async () => {
+    const client = await basic();
+    const site = await b.tk.kernel.sites.add({ name: 'Second Site', domain: 'second.example', timezone: 'UTC' });
+    const created = await client.post(`${b.tk.api}/do_action/report/create`, {
+      json: { site: site.id, report: { name: 'Second story', format: 'story', recipients: ['owner@example.com'], content: [{ id: 'compare' }, { id: 'pages' }] } },
+    });
+    const url = await b.tk.kernel.services.get('story')!.reportLink(site.id, created.body.data.report.id as number);
+    const page = await visitor();
+    await page.goto(url);
+    await page.waitForSelector('[data-block="compare"] .metric-card');
+    await page.waitForSelector('[data-block="pages"] table, [data-block="pages"] .state.empty');
+    expect(await page.textContent('.story-site')).toBe('Second Site');
+    expect(await page.locator('.state.error').count()).toBe(0);
+
+    const made = await client.post(`${b.tk.api}/do_action/get_share_token`, { json: { site: site.id, shared_tabs: ['statistics'] } });
+    await page.goto(made.body.share_url);
+    await page.waitForSelector('[data-metric="visitors"]');
+    expect(await page.locator('.state.error').count()).toBe(0);
     await page.context().close();
   });
 
