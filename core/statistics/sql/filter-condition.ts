@@ -1,4 +1,5 @@
-import { filterValues, type StatsFilter } from '../types';
+import type { DimensionDef } from '../dimensions';
+import { type FilterOperator, filterValues, type StatsFilter } from '../types';
 import { type Frag, frag, joinFrags } from './fragment';
 
 /** The escape character of `LIKE` patterns: `!` reads the same on SQLite and MariaDB (a backslash does not). */
@@ -31,4 +32,13 @@ export function filterCondition(expr: string, filter: StatsFilter): Frag {
       return frag(`(${expr} IS NULL OR (${none.sql}))`, none.params);
     }
   }
+}
+
+const POSITIVE: Partial<Record<FilterOperator, FilterOperator>> = { is_not: 'is', not_contains: 'contains' };
+
+/** The condition of a filter on a dimension kept in rows of `table` (`DimensionDef.rows`) over the pageview `s`. */
+export function rowsCondition(table: string, rows: NonNullable<DimensionDef['rows']>, filter: StatsFilter): Frag {
+  const operator = filter.operator ?? 'is';
+  const match = filterCondition(`fr.${rows.column}`, { ...filter, operator: POSITIVE[operator] ?? operator });
+  return frag(`${POSITIVE[operator] ? 'NOT ' : ''}EXISTS (SELECT 1 FROM ${table} fr WHERE fr.${rows.key} = s.ID AND ${match.sql})`, match.params);
 }

@@ -25,6 +25,10 @@ const CASES: Array<{ name: string; filters: StatsFilter[]; pageviews: number; se
   { name: 'two filters combine', filters: [f('page_url', 'contains', 'pric'), f('device', 'is', 'mobile')], pageviews: 1, sessions: 1, visitors: 1 },
   { name: 'negations combine', filters: [f('device', 'is_not', 'desktop'), f('page_url', 'not_contains', 'blog')], pageviews: 2, sessions: 1, visitors: 1 },
   { name: 'two filters on one dimension', filters: [f('page_url', 'contains', '/'), f('page_url', 'is_not', '/')], pageviews: 6, sessions: 5, visitors: 3 },
+  // Goals 1 on C's and A's '/pricing' (13th, 14th): a negation keeps the pageviews without any goal.
+  { name: 'goal is not', filters: [f('goal', 'is_not', '1')], pageviews: 7, sessions: 4, visitors: 2 },
+  { name: 'goal is one of', filters: [f('goal', 'is', '1', '2')], pageviews: 2, sessions: 2, visitors: 2 },
+  { name: 'goal does not contain', filters: [f('goal', 'not_contains', '2')], pageviews: 9, sessions: 5, visitors: 3 },
   { name: 'a plain filter', filters: [{ dimension: 'browser', value: 'Safari' }], pageviews: 3, sessions: 2, visitors: 1 },
 ];
 
@@ -50,6 +54,19 @@ describe('filter operators', () => {
       { page_url: '/blog/post-1', pageviews: 1 },
       { page_url: '/pricing', pageviews: 1 },
     ]);
+  });
+
+  it('counts a pageview that completed several of the goals once', async () => {
+    const db = tk.kernel.db;
+    const goals = db.quote(db.table('goal_statistics'));
+    const [hit] = await db.select<{ ID: number }>(`SELECT ID FROM ${db.quote(db.table('statistics'))} WHERE uid = 'C' AND page_url = '/pricing'`);
+    await db.execute(`INSERT INTO ${goals} (statistic_id, goal_id) VALUES (?, 2)`, [hit!.ID]);
+    try {
+      expect(await run([f('goal', 'is', '1', '2')], { metrics: ['pageviews'] })).toEqual([{ pageviews: 2 }]);
+      expect(await run([f('goal', 'is_not', '2')], { metrics: ['pageviews'] })).toEqual([{ pageviews: 8 }]);
+    } finally {
+      await db.execute(`DELETE FROM ${goals} WHERE statistic_id = ? AND goal_id = 2`, [hit!.ID]);
+    }
   });
 
   describe('with the days folded', () => {
