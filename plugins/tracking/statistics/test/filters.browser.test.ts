@@ -10,7 +10,7 @@ const OUTPUT = path.join(__dirname, '..', '..', '..', '..', 'test-output');
 describeBrowser('dashboard filters with operators and several values', () => {
   const b = browserSuite(
     async () => {
-      const tk = await createTestKernel({ plugins: ['tracking'], env: { SVC_TIMEZONE: 'UTC' } });
+      const tk = await createTestKernel({ plugins: ['tracking', 'story'], env: { SVC_TIMEZONE: 'UTC', SVC_LICENSE: 'creator' } });
       const quiet = { out: () => undefined, err: (line: string) => console.error(line), progress: () => undefined };
       expect(await tk.kernel.commands.get('demo')!.run(['--days', '30', '--visitors', '25', '--seed', '11'], quiet)).toBe(0);
       await tk.kernel.statistics.folder.foldPending();
@@ -91,4 +91,26 @@ describeBrowser('dashboard filters with operators and several values', () => {
       expect(b.problems).toEqual([]);
     }, 60_000);
   }
+
+  it('shows the operator filter a share link forces as text its viewer cannot change, even through the address', async () => {
+    const user = (await b.tk.kernel.users.findByLogin(b.tk.admin.login))!;
+    const admin = b.tk.client().withBasic(user.login, (await b.tk.kernel.appPasswords.create(user, 'filters')).password);
+    const forced = { page_url: { operator: 'is_not', value: ['/'] } };
+    const link = await admin.post(`${b.tk.api}/do_action/get_share_token`, {
+      json: { shared_tabs: ['statistics'], view_url: `/svc-admin/statistics?range=last_30_days&filters=${encodeURIComponent(JSON.stringify(forced))}` },
+    });
+    expect(link.status).toBe(200);
+    const context = await b.browser.newContext({ viewport: { width: 390, height: 844 } });
+    try {
+      const page = await context.newPage();
+      page.setDefaultTimeout(15_000);
+      await page.goto(`${link.body.share_url as string}&filters=${encodeURIComponent(JSON.stringify({ page_url: '/' }))}`);
+      await page.waitForSelector('[data-table="pages"] table');
+      expect(await page.textContent('[data-filters] .chip')).toBe('Page is not: /');
+      expect(await page.locator('[data-filters] button, [data-filters] select, [data-filters] input').count()).toBe(0);
+      expect(await page.locator('[data-table="pages"] .row-filter').allTextContents()).not.toContain('/');
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
 });
