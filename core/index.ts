@@ -61,6 +61,6 @@ export { autoBucket, bucketEdges, dayStart, isoDay, previousPeriod, rangeOfDays,
 export { percentChange } from './statistics/metrics';
 export { type Frag, frag, joinFrags } from './statistics/sql/fragment';
 export { RETENTION_SETTING, retentionCutoff } from './statistics/summaries/retention';
-export { METRICS, type MetricName, type StatsFilter, type StatsQuery, type StatsRow, type StatusFilter, type TimeBucket, type TimeRange } from './statistics/types';
+export { FILTER_OPERATORS, type FilterOperator, filterValues, isPlainFilter, METRICS, type MetricName, type StatsFilter, type StatsQuery, type StatsRow, type StatusFilter, type TimeBucket, type TimeRange } from './statistics/types';
 // The dashboard's period presets, shared with the browser code.
 export { PRESETS, presetRange } from './assets/client/range';

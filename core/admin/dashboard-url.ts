@@ -6,13 +6,18 @@
  * Free of node and DOM dependencies: the browser bundle shares it.
  */
 
+import type { FilterOperator } from '../statistics/types';
+
+/** One filter of a view: a value (`is`), or an operator with its values (README "Filter operators"). */
+export type ViewFilter = string | { operator: FilterOperator; value: string[] };
+
 /** The period (site-timezone days, YYYY-MM-DD) and filters a dashboard page shows. */
 export interface DashboardView {
   /** A preset id (`last_30_days` …) or `custom` for the days given. */
   preset: string;
   dateStart: string;
   dateEnd: string;
-  filters: Record<string, string>;
+  filters: Record<string, ViewFilter>;
 }
 
 /** The query string of a view: `?range=custom&date_start=…&date_end=…&filters=…` (days only for `custom`). */

@@ -27,6 +27,13 @@ export interface DimensionDef {
   sketched?: boolean;
   /** Other names accepted in requests (e.g. `utm_source` for `source`). */
   aliases?: readonly string[];
+  /**
+   * Values kept in rows of another table, any number per pageview (the goal):
+   * a filter other than `is` one value asks whether the pageview has a
+   * matching row (EXISTS / NOT EXISTS) instead of joining, so no pageview is
+   * counted twice, and under a negation one without rows is kept.
+   */
+  rows?: { table: string; key: string; column: string };
 }
 
 const t = (db: Database, name: string) => db.quote(db.table(name));
@@ -53,7 +60,7 @@ export const CORE_DIMENSIONS: readonly DimensionDef[] = [
   { name: 'country', label: 'Country', expr: "COALESCE(loc.country_code, '')", joins: ['location'], summarised: true, aliases: ['country_code'] },
   { name: 'region', label: 'Region', expr: "COALESCE(loc.state, '')", joins: ['location'], aliases: ['state'] },
   { name: 'city', label: 'City', expr: "COALESCE(loc.city, '')", joins: ['location'] },
-  { name: 'goal', label: 'Goal', expr: 'gs.goal_id', joins: ['goal'], summarised: true, sketched: true, aliases: ['goal_id'] },
+  { name: 'goal', label: 'Goal', expr: 'gs.goal_id', joins: ['goal'], summarised: true, sketched: true, aliases: ['goal_id'], rows: { table: 'goal_statistics', key: 'statistic_id', column: 'goal_id' } },
 ];
 
 /** Internal grouping of the summaries: 1 for 404 hits, 0 for the rest. */

@@ -9,7 +9,7 @@ import { type Group, buildRawSelect } from './sql/raw-query';
 import type { QueryRunner } from './sql/runner';
 import { type DayRun, buildDimSketchSelect, buildSummarySelect } from './sql/summary-query';
 import type { SummaryState } from './summaries/state';
-import { type MetricName, type StatsQuery, type StatsRow, TIME_BUCKETS, type TimeBucket, type TimeRange } from './types';
+import { isPlainFilter, type MetricName, type StatsQuery, type StatsRow, TIME_BUCKETS, type TimeBucket, type TimeRange } from './types';
 
 /** More buckets than this is a request for a coarser grouping. */
 export const MAX_BUCKETS = 1000;
@@ -76,7 +76,7 @@ export class StatisticsEngine {
       const def = this.catalog.dimension(name);
       groups.push({ alias: `gd${i}`, expr: frag(def.expr), joins: def.joins });
     });
-    const filters = query.filters.map((f) => ({ dimension: this.catalog.dimension(f.dimension).name, value: f.value }));
+    const filters = query.filters.map((f) => ({ ...f, dimension: this.catalog.dimension(f.dimension).name }));
     const metrics: MetricName[] = [...query.metrics, ...(query.orderBy ? [query.orderBy] : [])];
     return { query: { ...query, filters }, tz, components: componentsFor(metrics), bucket, edges, dimensions, groups };
   }
@@ -90,7 +90,8 @@ export class StatisticsEngine {
     if (plan.bucket !== null && plan.tz !== this.timezone) return [];
     const used = new Set([...plan.dimensions, ...query.filters.map((f) => f.dimension)]);
     if (used.size > 1 || plan.dimensions.length > 1) return [];
-    if (query.filters.length > 1) return [];
+    // Summary rows hold one value each: only one filter of one value compared with `is` can pick them.
+    if (query.filters.length > 1 || !query.filters.every(isPlainFilter)) return [];
     if (used.size === 1) {
       const def = this.catalog.dimension([...used][0]!);
       if (!def.summarised || !(def.sketched || plan.components.every(isAdditive))) return [];

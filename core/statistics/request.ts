@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon';
 import { badRequest } from '../errors';
 import { isoDay, parseDay, previousPeriod, rangeOfDays } from './dates';
-import type { StatsFilter, StatusFilter, TimeRange } from './types';
+import { FILTER_OPERATORS, type FilterOperator, type StatsFilter, type StatusFilter, type TimeRange } from './types';
 
 /** What one data type or datatable accepts; everything else is dropped or refused. */
 export interface AllowList {
@@ -13,6 +13,8 @@ export interface AllowList {
   filters: readonly string[];
   /** Rows returned when the request names no `limit`. */
   defaultLimit?: number;
+  /** Filters may name an operator and several values (routes answered by the statistics engine); default only `is` one value. */
+  operators?: boolean;
 }
 
 /** The parameters of ecommerce.md §4.1, validated. */
@@ -40,6 +42,7 @@ export interface ParseContext {
 const MAX_DAYS = 3660;
 const MAX_LIMIT = 1000;
 const MAX_VALUE = 255;
+const MAX_VALUES = 20;
 const STATUSES: readonly StatusFilter[] = ['404', '200', 'all'];
 
 /** An array, a JSON array string or a comma-separated string of names. */
@@ -58,7 +61,22 @@ export function nameList(raw: unknown, field: string): string[] | null {
   return (items as string[]).map((i) => i.trim()).filter(Boolean);
 }
 
-function filterEntries(raw: unknown): Array<[string, unknown]> {
+/** One filter as written: its key, the value (text, number or list) and the operator when one was named. */
+interface FilterEntry {
+  key: string;
+  value: unknown;
+  operator?: unknown;
+}
+
+const invalid = (message: string) => badRequest(message, 'svc_invalid_filter', { field: 'filters' });
+
+/** `{ key, value, operator }` (array items) or `{ value, operator }` (values of the object form). */
+function entryOf(key: string, spec: object): FilterEntry {
+  const { value, operator } = spec as { value?: unknown; operator?: unknown };
+  return { key, value, operator };
+}
+
+function filterEntries(raw: unknown): FilterEntry[] {
   if (raw === undefined || raw === null || raw === '') return [];
   if (typeof raw === 'string') {
     const text = raw.trim();
@@ -66,48 +84,84 @@ function filterEntries(raw: unknown): Array<[string, unknown]> {
       try {
         return filterEntries(JSON.parse(text));
       } catch (err) {
-        if (err instanceof SyntaxError) throw badRequest('filters is not valid JSON.', 'svc_invalid_filter', { field: 'filters' });
+        if (err instanceof SyntaxError) throw invalid('filters is not valid JSON.');
         throw err;
       }
     }
     return text.split(',').filter((p) => p.trim()).map(pairOf);
   }
   if (Array.isArray(raw)) {
-    return raw.map((item): [string, unknown] => {
+    return raw.map((item): FilterEntry => {
       if (typeof item === 'string') return pairOf(item);
-      if (item && typeof item === 'object' && typeof (item as { key?: unknown }).key === 'string') {
-        return [(item as { key: string }).key, (item as { value?: unknown }).value ?? ''];
-      }
-      throw badRequest('Each filter must be {key, value} or "key:value".', 'svc_invalid_filter', { field: 'filters' });
+      if (item && typeof item === 'object' && typeof (item as { key?: unknown }).key === 'string') return entryOf((item as { key: string }).key, item as object);
+      throw invalid('Each filter must be {key, value}, {key, value, operator} or "key:value".');
     });
   }
-  if (typeof raw === 'object') return Object.entries(raw as Record<string, unknown>);
-  throw badRequest('filters must be an array, a JSON string or a comma-separated string.', 'svc_invalid_filter', { field: 'filters' });
+  if (typeof raw === 'object') {
+    return Object.entries(raw as Record<string, unknown>).map(([key, value]) => {
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) return { key, value };
+      if (!('value' in value)) throw invalid(`Filter ${key.slice(0, 60)} must be a text value or {operator, value}.`);
+      return entryOf(key, value);
+    });
+  }
+  throw invalid('filters must be an array, a JSON string or a comma-separated string.');
 }
 
-function pairOf(text: string): [string, string] {
+function pairOf(text: string): FilterEntry {
   const at = text.indexOf(':');
-  if (at <= 0) throw badRequest(`Filter "${text.slice(0, 60)}" must be written key:value.`, 'svc_invalid_filter', { field: 'filters' });
-  return [text.slice(0, at).trim(), text.slice(at + 1).trim()];
+  if (at <= 0) throw invalid(`Filter "${text.slice(0, 60)}" must be written key:value.`);
+  return { key: text.slice(0, at).trim(), value: text.slice(at + 1).trim() };
 }
 
-/** Filters in the three forms of §4.1, checked against `allowed`; the status filter is split out. */
-export function parseFilters(raw: unknown, allowed: readonly string[], ctx: Pick<ParseContext, 'canonical'>): { filters: StatsFilter[]; status: StatusFilter } {
+function operatorOf(entry: FilterEntry): FilterOperator {
+  if (entry.operator === undefined || entry.operator === null || entry.operator === '') return 'is';
+  if (typeof entry.operator === 'string' && (FILTER_OPERATORS as readonly string[]).includes(entry.operator)) return entry.operator as FilterOperator;
+  throw invalid(`Filter ${entry.key.slice(0, 60)}: operator must be one of ${FILTER_OPERATORS.join(', ')}.`);
+}
+
+/** The non-empty values of a filter, without repeats: one text (or number) or a list of them. */
+function valuesOf(entry: FilterEntry): string[] {
+  const name = entry.key.slice(0, 60);
+  const items = Array.isArray(entry.value) ? (entry.value as unknown[]) : [entry.value];
+  if (items.length > MAX_VALUES) throw invalid(`Filter ${name} has more than ${MAX_VALUES} values.`);
+  const values = items.map((item) => {
+    if (item !== null && typeof item === 'object') throw invalid(`Filter ${name} must have a text value or a list of text values.`);
+    const value = item === undefined || item === null ? '' : String(item);
+    if (value.length > MAX_VALUE) throw invalid(`Filter ${name} is longer than ${MAX_VALUE} characters.`);
+    return value;
+  });
+  return [...new Set(values.filter((v) => v !== ''))];
+}
+
+/**
+ * Filters in the three forms of §4.1 (each meaning `is`), and the extended
+ * form with an operator and several values, checked against `allowed`; the
+ * status filter is split out. Where `operators` is false (routes whose
+ * queries compare plain values), only `is` with one value is accepted.
+ */
+export function parseFilters(
+  raw: unknown,
+  allowed: readonly string[],
+  ctx: Pick<ParseContext, 'canonical'>,
+  operators = false,
+): { filters: StatsFilter[]; status: StatusFilter } {
   const filters: StatsFilter[] = [];
   let status: StatusFilter | null = null;
-  for (const [key, rawValue] of filterEntries(raw)) {
-    if (rawValue !== null && typeof rawValue === 'object') throw badRequest(`Filter ${key.slice(0, 60)} must have a text value.`, 'svc_invalid_filter', { field: 'filters' });
-    const value = rawValue === undefined || rawValue === null ? '' : String(rawValue);
-    if (value === '') continue;
-    if (value.length > MAX_VALUE) throw badRequest(`Filter ${key.slice(0, 60)} is longer than ${MAX_VALUE} characters.`, 'svc_invalid_filter', { field: 'filters' });
+  for (const entry of filterEntries(raw)) {
+    const { key } = entry;
+    const operator = operatorOf(entry);
+    const values = valuesOf(entry);
+    if (values.length === 0) continue;
+    const plain = operator === 'is' && values.length === 1;
     if (key === 'status') {
-      if (!STATUSES.includes(value as StatusFilter)) throw badRequest('The status filter must be 404, 200 or all.', 'svc_invalid_filter', { field: 'filters' });
-      status = value as StatusFilter;
+      if (!plain || !STATUSES.includes(values[0] as StatusFilter)) throw invalid('The status filter must be 404, 200 or all.');
+      status = values[0] as StatusFilter;
       continue;
     }
     const name = ctx.canonical(key);
-    if (!name || !allowed.includes(name)) throw badRequest(`Unknown filter: ${key.slice(0, 60)}.`, 'svc_invalid_filter', { field: 'filters' });
-    filters.push({ dimension: name, value });
+    if (!name || !allowed.includes(name)) throw invalid(`Unknown filter: ${key.slice(0, 60)}.`);
+    if (!plain && !operators) throw invalid(`Filter ${key.slice(0, 60)}: this route takes one value compared with is.`);
+    filters.push(plain ? { dimension: name, value: values[0]! } : { dimension: name, value: values[0]!, operator, values });
   }
   return { filters, status: status ?? '200' };
 }
@@ -151,7 +205,7 @@ export function parseDataRequest(query: Readonly<Record<string, unknown>>, allow
     return name;
   });
 
-  const { filters, status } = parseFilters(query.filters, allow.filters, ctx);
+  const { filters, status } = parseFilters(query.filters, allow.filters, ctx, allow.operators);
   return {
     timezone: ctx.timezone,
     dateStart,

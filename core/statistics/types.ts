@@ -19,11 +19,30 @@ export const METRICS = [
 ] as const;
 export type MetricName = (typeof METRICS)[number];
 
-/** One equality condition on a dimension. */
+/** How a filter compares a dimension with its values (`is` unless a request names another). */
+export const FILTER_OPERATORS = ['is', 'is_not', 'contains', 'not_contains'] as const;
+export type FilterOperator = (typeof FILTER_OPERATORS)[number];
+
+/**
+ * One condition on a dimension: `is` one value unless `operator` and `values`
+ * say otherwise. Several values match when any of them does (`is_not` and
+ * `not_contains`: when none does). `value` is always the first value, so
+ * readers of plain `is` filters keep reading it.
+ */
 export interface StatsFilter {
   dimension: string;
   value: string;
+  /** Default `is`. */
+  operator?: FilterOperator;
+  /** Every value, when there are several. */
+  values?: readonly string[];
 }
+
+/** The values a filter matches. */
+export const filterValues = (filter: StatsFilter): readonly string[] => (filter.values?.length ? filter.values : [filter.value]);
+
+/** True for a filter of one value compared with `is`: the form the daily summaries can answer. */
+export const isPlainFilter = (filter: StatsFilter): boolean => (filter.operator ?? 'is') === 'is' && filterValues(filter).length === 1;
 
 /** A half-open unix interval [start, end). */
 export interface TimeRange {

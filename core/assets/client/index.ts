@@ -7,6 +7,7 @@
 export { type Api, ApiError, createApi } from './api';
 export { type Overlay, type Series, TrafficChart } from './chart';
 export { clear, el, formatDuration, formatNumber, labelCell, notice, tableBox } from './dom';
+export { type ChipFilter, chipFilter, OPERATOR_LABELS, readFilters, viewFilter } from './filters';
 export { type FilterLabels, type Section, DataPage, LAST_VIEW_KEY, countryName, doesNotApply } from './page';
 export { type ViewState, PRESETS, presetRange, readState, siteToday, writeState } from './range';
 export { type CardPick, type CardSpec, type Column, type Comparison, type Row, type TableSpec, formatValue, renderCards, renderTable } from './widgets';

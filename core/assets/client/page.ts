@@ -1,5 +1,7 @@
 import { type Api, createApi } from './api';
 import { clear, el, notice } from './dom';
+import { renderFilterChips } from './filter-chips';
+import { type ChipFilter, viewFilter } from './filters';
 import { PRESETS, type ViewState, presetRange, readState, siteToday, writeState } from './range';
 
 /** One block of a data page: what it fetches and how it draws the answer into its element. */
@@ -112,11 +114,18 @@ export class DataPage {
     return { date_start: this.state.dateStart, date_end: this.state.dateEnd, filters: this.state.filters, ...extra };
   }
 
+  /** Filters the page by one value (a clicked row), in place of any filter on `key`; null removes it. */
   setFilter(key: string, value: string | null): void {
+    this.changeFilter(key, value === null ? null : { operator: 'is', values: [value] });
+  }
+
+  /** Sets the filter on `key` (an operator and its values); null, or no values left, removes it. */
+  changeFilter(key: string, filter: ChipFilter | null): void {
     if (this.share && !this.share.canFilter) return;
     const filters = { ...this.state.filters };
-    if (value === null) delete filters[key];
-    else filters[key] = value;
+    const next = filter === null ? null : viewFilter(filter);
+    if (next === null) delete filters[key];
+    else filters[key] = next;
     this.state = { ...this.state, filters };
     void this.load();
   }
@@ -203,20 +212,7 @@ export class DataPage {
 
   private renderChips(): void {
     const bar = this.root.querySelector('[data-filters]');
-    if (!bar) return;
-    const entries = Object.entries(this.state.filters);
-    clear(
-      bar,
-      ...entries.map(([key, value]) => {
-        const label = this.labels[key];
-        const text = `${label?.label ?? key}: ${label?.value ? label.value(value) : value}`;
-        if (this.share && !this.share.canFilter) return el('span', { class: 'chip' }, text);
-        const chip = el('button', { type: 'button', class: 'chip', title: 'Remove this filter' }, `${text} ×`);
-        chip.addEventListener('click', () => this.setFilter(key, null));
-        return chip;
-      }),
-    );
-    bar.toggleAttribute('hidden', entries.length === 0);
+    if (bar) renderFilterChips(bar, this.state.filters, this.labels, this.share !== null && !this.share.canFilter, (key, filter) => this.changeFilter(key, filter));
   }
 
   private bindRange(): void {

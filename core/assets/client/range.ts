@@ -1,4 +1,5 @@
 import { type DashboardView, viewQuery } from '../../admin/dashboard-url';
+import { readFilters } from './filters';
 
 /** The selected period and filters, kept in the page URL so a reload or a shared link shows the same view. */
 export type ViewState = DashboardView;
@@ -56,15 +57,7 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 export function readState(search: string, today: string): ViewState {
   const params = new URLSearchParams(search);
   const preset = params.get('range') ?? 'last_30_days';
-  let filters: Record<string, string> = {};
-  try {
-    const parsed = JSON.parse(params.get('filters') ?? '{}') as unknown;
-    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
-      filters = Object.fromEntries(Object.entries(parsed).filter(([, v]) => typeof v === 'string')) as Record<string, string>;
-    }
-  } catch {
-    filters = {};
-  }
+  const filters = readFilters(params.get('filters'));
   const start = params.get('date_start') ?? '';
   const end = params.get('date_end') ?? '';
   if (preset === 'custom' && DATE.test(start) && DATE.test(end)) return { preset, dateStart: start, dateEnd: end, filters };

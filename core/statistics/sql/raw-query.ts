@@ -1,7 +1,8 @@
 import type { Database } from '../../db/database';
 import type { Catalog } from '../catalog';
 import { type Component, SESSION_COMPONENTS, componentSql, convertedSql } from '../metrics';
-import type { StatsFilter, StatusFilter, TimeRange } from '../types';
+import { isPlainFilter, type StatsFilter, type StatusFilter, type TimeRange } from '../types';
+import { filterCondition, rowsCondition } from './filter-condition';
 import { type Frag, frag, joinFrags, rangesCondition } from './fragment';
 
 /** A grouping column of a query: its SQL, the joins it needs and its result alias. */
@@ -32,8 +33,11 @@ export function statusCondition(status: StatusFilter): string | null {
 /** SELECT over raw pageviews (`s`) and whatever the groups, filters and components join. */
 export function buildRawSelect(db: Database, catalog: Catalog, sel: RawSelect): Frag {
   const joins = new Set<string>(sel.groups.flatMap((g) => g.joins));
-  const filterDims = sel.filters.map((f) => ({ dim: catalog.dimension(f.dimension), value: f.value }));
-  for (const f of filterDims) for (const j of f.dim.joins) joins.add(j);
+  const filterDims = sel.filters.map((f) => {
+    const dim = catalog.dimension(f.dimension);
+    return { dim, filter: f, rows: dim.rows && !isPlainFilter(f) ? dim.rows : null };
+  });
+  for (const f of filterDims) if (!f.rows) for (const j of f.dim.joins) joins.add(j);
   if (sel.visitorList || sel.components.some((c) => SESSION_COMPONENTS.has(c))) joins.add('session');
   const goalJoined = joins.has('goal');
   const goalTable = db.quote(db.table('goal_statistics'));
@@ -53,7 +57,7 @@ export function buildRawSelect(db: Database, catalog: Catalog, sel: RawSelect): 
   const where: Frag[] = [frag('s.site_id = ?', [sel.siteId]), frag(`(${ranges.sql})`, ranges.params)];
   const status = statusCondition(sel.status);
   if (status) where.push(frag(status));
-  for (const f of filterDims) where.push(frag(`${f.dim.expr} = ?`, [f.value]));
+  for (const f of filterDims) where.push(f.rows ? rowsCondition(db.quote(db.table(f.rows.table)), f.rows, f.filter) : filterCondition(f.dim.expr, f.filter));
 
   const groupBy = [...sel.groups.map((g) => g.alias), ...(sel.visitorList ? ['s.uid'] : [])];
   const select = joinFrags(columns, ', ');

@@ -35,7 +35,10 @@ if (root) {
     viewUrl.value = last;
     form.querySelector<HTMLInputElement>('[data-date-start]')!.value = state.dateStart;
     form.querySelector<HTMLInputElement>('[data-date-end]')!.value = state.dateEnd;
-    form.querySelector<HTMLTextAreaElement>('[data-filters]')!.value = Object.entries(state.filters).map(([k, v]) => `${k}: ${v}`).join('\n');
+    // The field takes `key: value` lines (is one value); a filter with another operator cannot be written there.
+    form.querySelector<HTMLTextAreaElement>('[data-filters]')!.value = Object.entries(state.filters)
+      .flatMap(([k, v]) => (typeof v === 'string' ? [`${k}: ${v}`] : []))
+      .join('\n');
     const tab = url.pathname.split('/').filter(Boolean).pop() ?? '';
     if (isShareTab(tab)) {
       const box = form.querySelector<HTMLInputElement>(`input[name=tabs][value="${tab}"]`);

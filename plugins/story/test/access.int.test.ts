@@ -121,6 +121,29 @@ describe('access of share sessions', () => {
     });
   });
 
+  describe('a dashboard link made from a view with operator filters', () => {
+    const forced = { page_url: { operator: 'is_not', value: ['/pricing', '/'] } };
+    const view = `/svc-admin/statistics?range=custom&date_start=${RANGE.date_start}&date_end=${RANGE.date_end}&filters=${encodeURIComponent(JSON.stringify(forced))}`;
+    const pageviews = async (client: HttpClient, token: string, filters: unknown) =>
+      (await as(client, token, '/data/compare', { ...RANGE, metrics: 'pageviews', ...(filters ? { filters: JSON.stringify(filters) } : {}) })).body.data.current.pageviews;
+
+    it('forces them on every request when the viewer may not filter, whatever form the request uses', async () => {
+      const link = await k.share({ shared_tabs: ['statistics'], view_url: view });
+      const { client } = await k.visit(link.url);
+      expect(await pageviews(client, link.token, null)).toBe(2);
+      expect(await pageviews(client, link.token, { page_url: { operator: 'contains', value: ['pric'] } })).toBe(2);
+      expect(await pageviews(client, link.token, [{ key: 'page_url', operator: 'is', value: '/pricing' }])).toBe(2);
+      expect(await pageviews(client, link.token, 'page_url:/pricing')).toBe(2);
+    });
+
+    it('starts from them and lets the viewer change them when the link allows filtering', async () => {
+      const link = await k.share({ shared_tabs: ['statistics'], view_url: view, permissions: { can_filter: true } });
+      const { client } = await k.visit(link.url);
+      expect(await pageviews(client, link.token, forced)).toBe(2);
+      expect(await pageviews(client, link.token, { page_url: { operator: 'contains', value: ['pric'] } })).toBe(4);
+    });
+  });
+
   describe('a report (story) link', () => {
     let client: HttpClient;
     let token: string;

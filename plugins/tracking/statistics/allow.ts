@@ -1,6 +1,6 @@
 import { type AllowList, type MetricName, METRICS, type StatisticsApi } from '../../../core';
 
-/** An allow-list whose filters are every dimension known when the request arrives (plugins add some). */
+/** An allow-list whose filters are every dimension known when the request arrives (plugins add some), with any operator. */
 export function allowList(
   stats: StatisticsApi,
   spec: { metrics?: readonly MetricName[]; defaultMetrics: readonly MetricName[]; groupBy: readonly string[]; defaultGroupBy: readonly string[]; defaultLimit?: number },
@@ -14,5 +14,7 @@ export function allowList(
       return stats.dimensions();
     },
     defaultLimit: spec.defaultLimit,
+    // Every tracking route hands its filters to the statistics engine, which compares with each operator.
+    operators: true,
   };
 }

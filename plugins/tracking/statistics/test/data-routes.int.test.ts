@@ -111,6 +111,35 @@ describe('statistics data routes on the hand-built traffic set', () => {
     for (const filters of forms) expect((await data('compare', { ...CURRENT, metrics, filters })).current).toEqual({ pageviews: 1 });
   });
 
+  it('takes an operator and several values per filter, in the array and the object form', async () => {
+    const pageviews = async (filters: unknown) => (await data('compare', { ...CURRENT, metrics: 'pageviews', filters: JSON.stringify(filters) })).current.pageviews;
+    expect(await pageviews([{ key: 'page_url', value: ['/', '/blog/post-1'] }])).toBe(5);
+    expect(await pageviews([{ key: 'page_url', operator: 'is', value: '/pricing' }])).toBe(4);
+    expect(await pageviews([{ key: 'page_url', operator: 'is_not', value: ['/pricing', '/'] }])).toBe(2);
+    expect(await pageviews({ page_url: { operator: 'contains', value: ['blog', 'pric'] } })).toBe(6);
+    expect(await pageviews({ page_url: { operator: 'not_contains', value: 'blog' }, device: 'mobile' })).toBe(2);
+    expect(await pageviews([{ key: 'page_url', operator: 'contains', value: '/' }, { key: 'page_url', operator: 'is_not', value: '/' }])).toBe(6);
+    const rows = await data('datatable/pages', { ...CURRENT, filters: JSON.stringify({ device: { operator: 'is_not', value: 'desktop' } }) });
+    expect(rows.map((r: { page_url: string; pageviews: number }) => [r.page_url, r.pageviews]).sort()).toEqual([['/', 1], ['/blog/post-1', 1], ['/pricing', 1]]);
+  });
+
+  it('refuses a malformed operator filter with a 400 naming it', async () => {
+    const refusal = async (filters: unknown) => {
+      const res = await api.get(`${tk.api}/data/compare`, { query: { ...CURRENT, filters: JSON.stringify(filters) } });
+      return { status: res.status, code: res.body.code, field: res.body.data?.field, message: res.body.message };
+    };
+    expect(await refusal([{ key: 'page_url', operator: 'starts_with', value: '/' }])).toEqual({
+      status: 400, code: 'svc_invalid_filter', field: 'filters', message: 'Filter page_url: operator must be one of is, is_not, contains, not_contains.',
+    });
+    expect(await refusal({ page_url: { operator: 'contains' } })).toMatchObject({ status: 400, code: 'svc_invalid_filter', message: 'Filter page_url must be a text value or {operator, value}.' });
+    expect(await refusal({ page_url: { operator: 'contains', value: [['x']] } })).toMatchObject({ status: 400, code: 'svc_invalid_filter' });
+    expect(await refusal({ page_url: { operator: 'contains', value: Array.from({ length: 21 }, (_, i) => `/${i}`) } })).toMatchObject({
+      status: 400, code: 'svc_invalid_filter', message: 'Filter page_url has more than 20 values.',
+    });
+    expect(await refusal({ status: { operator: 'is_not', value: '404' } })).toMatchObject({ status: 400, code: 'svc_invalid_filter' });
+    expect(await refusal({ status: ['404', '200'] })).toMatchObject({ status: 400, code: 'svc_invalid_filter' });
+  });
+
   it('lists pages, referrers, countries and not-found pages', async () => {
     expect(await data('datatable/pages', CURRENT)).toEqual([
       { page_url: '/pricing', pageviews: 4, sessions: 4, bounce_rate: 25, avg_time_on_page: 43.75 },
