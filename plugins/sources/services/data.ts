@@ -23,9 +23,10 @@ export function registerSourcesData(ctx: PluginContext): void {
       return stats.dimensions();
     },
     defaultLimit,
+    operators: true,
   });
   const query = (req: DataRequest, run: DataRunContext, extra: { metrics?: MetricName[]; groupBy?: string[]; limit?: number } = {}) =>
-    stats.query({ id: run.queryId, siteId: run.siteId, range: req.range, metrics: extra.metrics ?? (req.metrics as MetricName[]), groupBy: extra.groupBy ?? req.groupBy, filters: req.filters, status: req.status, limit: extra.limit });
+    stats.query({ id: run.queryId, siteId: run.siteId, timezone: req.timezone, range: req.range, metrics: extra.metrics ?? (req.metrics as MetricName[]), groupBy: extra.groupBy ?? req.groupBy, filters: req.filters, status: req.status, limit: extra.limit });
 
   /** Referrer rows summed per key (domain or channel); bounce rate recomputed from the sums. */
   const byReferrer = async (req: DataRequest, run: DataRunContext, key: (referrer: string) => string) => {

@@ -53,6 +53,14 @@ describe('sources plugin', () => {
     expect(await data('datatable/campaigns', { ...CURRENT, metrics: 'pageviews', group_by: 'source', filters: { utm_source: 'twitter' } })).toEqual([
       { source: 'twitter', pageviews: 2 },
     ]);
+    // The operators of the dashboard's filter chips (README "Filter operators") work on the tab's panels too.
+    expect(await data('datatable/campaigns', { ...CURRENT, metrics: 'pageviews', group_by: 'source', filters: JSON.stringify([{ key: 'utm_source', operator: 'is_not', value: ['twitter'] }]) })).toEqual([
+      { source: 'Newsletter', pageviews: 1 },
+    ]);
+    expect(await data('datatable/campaigns', { ...CURRENT, metrics: 'pageviews', group_by: 'source', filters: JSON.stringify([{ key: 'utm_source', operator: 'contains', value: ['news', 'twit'] }]) })).toEqual([
+      { source: 'twitter', pageviews: 2 },
+      { source: 'Newsletter', pageviews: 1 },
+    ]);
     const res = await api.get(`${tk.api}/data/datatable/campaigns`, { query: { ...CURRENT, group_by: 'page_url' } });
     expect(res.status).toBe(400);
   });
