@@ -113,7 +113,7 @@ export class Kernel {
     /** The websites this install serves. */
     readonly sites: Sites,
   ) {
-    this.abilities = new AbilitiesRegistry(logger.child({ service: 'abilities' }));
+    this.abilities = new AbilitiesRegistry(logger.child({ service: 'abilities' }), sites);
     this.hotRoutes = new HotRoutes(config.basePath, logger);
     this.statistics = new StatisticsService({ db, clock, logger, hooks, settings, timezone: config.timezone });
     this.assets = new AssetService(config.basePath, logger.child({ service: 'assets' }));

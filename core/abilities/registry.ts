@@ -1,7 +1,9 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import type { Principal } from '../auth/types';
 import { SvcError, badRequest, describeError, notFound } from '../errors';
+import { requestContext } from '../http/request-context';
 import type { SvcLogger } from '../logger';
+import type { Sites } from '../sites/sites';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -63,7 +65,7 @@ function schemaMessage(errors: ErrorObject[] | null | undefined): string {
 /**
  * The kernel's registry of ability categories and abilities. A run checks the
  * permission first (so anonymous callers learn nothing of the schema), then the
- * input against the ability's schema (ajv), then executes.
+ * input's site, then the input against the ability's schema (ajv), then executes.
  */
 export class AbilitiesRegistry {
   private readonly categories = new Map<string, AbilityCategory>();
@@ -71,7 +73,10 @@ export class AbilitiesRegistry {
   private readonly ajv = new Ajv({ allErrors: false, useDefaults: true, strict: false });
   private readonly ajvCoerce = new Ajv({ allErrors: false, useDefaults: true, coerceTypes: 'array', strict: false });
 
-  constructor(private readonly logger: SvcLogger) {}
+  constructor(
+    private readonly logger: SvcLogger,
+    private readonly sites: Pick<Sites, 'visibleSite'>,
+  ) {}
 
   registerCategory(category: AbilityCategory): void {
     if (!SLUG_RE.test(category.slug)) throw new Error(`ability category slug ${category.slug} must match ${SLUG_RE}`);
@@ -126,6 +131,7 @@ export class AbilitiesRegistry {
     if (!(await found.def.permission(value, principal))) {
       throw new SvcError('ability_invalid_permissions', 'You are not allowed to run this ability.', 403);
     }
+    await this.enterSite(value, principal);
     const validate = options.coerce ? found.coercing : found.strict;
     if (!validate(value)) throw badRequest(schemaMessage(validate.errors), 'ability_invalid_input');
     let output: unknown;
@@ -141,6 +147,20 @@ export class AbilitiesRegistry {
       throw new SvcError('ability_invalid_output', 'The ability returned an invalid result.', 500);
     }
     return output;
+  }
+
+  /**
+   * An input's `site` (id or primary domain) must be one the caller may see,
+   * as on REST (404 `svc_unknown_site`); it becomes the request's site, so
+   * `ctx.sites.current()` gives it to the ability. Without one, the caller's
+   * default site.
+   */
+  private async enterSite(input: unknown, principal: Principal): Promise<void> {
+    if (!principal.user) return;
+    const ref = input !== null && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>).site : undefined;
+    const site = await this.sites.visibleSite(principal.user, ref);
+    const req = requestContext.current();
+    if (req) req.site = site;
   }
 
   private info(def: AbilityDefinition): AbilityInfo {

@@ -11,7 +11,7 @@ import { siteRoleHas } from './site-access';
 import { deleteSiteRows } from './site-data';
 import { checkedSite, hostsOf } from './site-input';
 import { SiteRoles } from './site-roles';
-import { DEFAULT_SITE_ID, type Site, type SiteInput } from './types';
+import { DEFAULT_SITE_ID, type Site, type SiteInput, type SiteRole } from './types';
 
 interface SiteRow {
   id: number | string;
@@ -48,7 +48,7 @@ const toSite = (row: SiteRow): Site => ({
 /** What plugins reach as `ctx.sites`. */
 export type SitesApi = Pick<
   Sites,
-  'list' | 'get' | 'default' | 'resolve' | 'forHost' | 'current' | 'authorize' | 'can' | 'visibleTo' | 'add' | 'update' | 'remove' | 'onRemove' | 'roles'
+  'list' | 'get' | 'default' | 'resolve' | 'forHost' | 'current' | 'authorize' | 'visibleSite' | 'can' | 'visibleTo' | 'add' | 'update' | 'remove' | 'onRemove' | 'roles'
 >;
 
 /** Work that deletes a site's rows the `site_id` sweep cannot find (rows tied to the site through another row). */
@@ -131,42 +131,59 @@ export class Sites {
   /**
    * The site a person asks for, checked as the REST layer checks it: the
    * site must exist and be theirs to see (a 404 `svc_unknown_site` either
-   * way), and they must hold `capability` there (403). Administrators and
-   * people without per-site roles see every site with their account's role;
-   * a person with per-site roles sees those sites with that role, and asking
-   * for no site gives the default site when it is one of theirs, else the
-   * first of theirs. Anonymous callers and a null capability get the site
-   * resolved without a check (public routes check for themselves).
+   * way, see `visibleSite`), and they must hold `capability` there (403).
+   * Anonymous callers and a null capability get the site resolved without a
+   * check (public routes check for themselves).
    */
   async authorize(user: SvcUser | null, ref: unknown, capability: Capability | null): Promise<Site> {
-    const roles = user && user.role !== 'administrator' ? await this.roles.of(user.id) : new Map<number, never>();
-    if (!user || capability === null || roles.size === 0) {
-      const site = await this.resolve(ref);
-      if (user && capability && !(await this.users.can(user, capability))) throw forbidden();
-      return site;
-    }
-    const mine = (await this.loaded()).filter((s) => roles.has(s.id));
-    const site = ref === undefined || ref === null || ref === '' ? (mine.find((s) => s.id === DEFAULT_SITE_ID) ?? mine[0]) : await this.resolve(ref);
-    if (!site || !roles.has(site.id)) throw unknownSite();
-    if (!(await this.users.can(user, capability, siteRoleHas(roles.get(site.id)!, capability)))) throw forbidden();
+    if (!user || capability === null) return this.resolve(ref);
+    const roles = await this.rolesOf(user);
+    const site = await this.pick(roles, ref);
+    if (!(await this.granted(user, roles, site, capability))) throw forbidden();
     return site;
+  }
+
+  /**
+   * The site a person asks for among those they may see, else a 404
+   * `svc_unknown_site`. Administrators and people without per-site roles see
+   * every site; a person with per-site roles sees those sites, and asking for
+   * no site gives the default site when it is one of theirs, else the first
+   * of theirs.
+   */
+  async visibleSite(user: SvcUser, ref: unknown): Promise<Site> {
+    return this.pick(await this.rolesOf(user), ref);
   }
 
   /** Whether a person holds `capability` on a site (their per-site role there, else their account's role). */
   async can(user: SvcUser | null, site: Site, capability: Capability): Promise<boolean> {
-    if (!user || user.role === 'administrator') return this.users.can(user, capability);
-    const roles = await this.roles.of(user.id);
-    if (roles.size === 0) return this.users.can(user, capability);
-    const role = roles.get(site.id);
-    return this.users.can(user, capability, role !== undefined && siteRoleHas(role, capability));
+    if (!user) return false;
+    return this.granted(user, await this.rolesOf(user), site, capability);
   }
 
   /** The sites a person may see (the site switcher's list). */
   async visibleTo(user: SvcUser): Promise<Site[]> {
+    const roles = await this.rolesOf(user);
     const sites = await this.list();
-    if (user.role === 'administrator') return sites;
-    const roles = await this.roles.of(user.id);
     return roles.size === 0 ? sites : sites.filter((s) => roles.has(s.id));
+  }
+
+  /** A person's roles per site; none for administrators, who see every site. */
+  private rolesOf(user: SvcUser): Promise<ReadonlyMap<number, SiteRole>> {
+    return user.role === 'administrator' ? Promise.resolve(new Map()) : this.roles.of(user.id);
+  }
+
+  private async pick(roles: ReadonlyMap<number, SiteRole>, ref: unknown): Promise<Site> {
+    if (roles.size === 0) return this.resolve(ref);
+    const mine = (await this.loaded()).filter((s) => roles.has(s.id));
+    const site = ref === undefined || ref === null || ref === '' ? (mine.find((s) => s.id === DEFAULT_SITE_ID) ?? mine[0]) : await this.resolve(ref);
+    if (!site || !roles.has(site.id)) throw unknownSite();
+    return site;
+  }
+
+  private granted(user: SvcUser, roles: ReadonlyMap<number, SiteRole>, site: Site, capability: Capability): Promise<boolean> {
+    if (roles.size === 0) return this.users.can(user, capability);
+    const role = roles.get(site.id);
+    return this.users.can(user, capability, role !== undefined && siteRoleHas(role, capability));
   }
 
   async add(input: SiteInput & { name: string }): Promise<Site> {
@@ -235,6 +252,7 @@ export class Sites {
       forHost: (host) => this.forHost(host),
       current: () => this.current(),
       authorize: (user, ref, capability) => this.authorize(user, ref, capability),
+      visibleSite: (user, ref) => this.visibleSite(user, ref),
       can: (user, site, capability) => this.can(user, site, capability),
       visibleTo: (user) => this.visibleTo(user),
       add: (input) => this.add(input),
