@@ -11,6 +11,7 @@ import { resolveVisitorIp } from './ip';
 import { KeyedLock } from './keyed-lock';
 import { LOOKUP_ITEMS, type LookupIds } from './lookups';
 import { type HitPayload, sanitisePayload, sanitizedHit } from './payload';
+import { hostOf } from './text';
 import type { RotatingSalt } from './rotating-salt';
 import type { SiteOfHit } from './site-of-hit';
 import type { DropLog } from './drop-log';
@@ -107,20 +108,22 @@ export class Tracker {
     const foundIp = this.visitorIp(request);
     const ip = waits(foundIp) ? await foundIp : foundIp;
     const blocked = this.ipBlocked(ip, cfg);
-    if ((waits(blocked) ? await blocked : blocked) && !(await this.isTestHit(payload.url))) return this.drop('ip blocked', payload);
+    if ((waits(blocked) ? await blocked : blocked) && !(await this.isTestHit(payload.url))) {
+      return this.drop('ip blocked', payload, await this.d.sites.of(payload.site, typeof payload.url === 'string' ? hostOf(payload.url) : ''));
+    }
 
     // 2. Sanitise and parse the user agent.
     const hit = sanitisePayload(payload);
-    const agent = this.d.agents.parse(hit.user_agent);
-    if (agent.bot) return this.drop('bot', hit);
     // The site: named by the snippet, else the one the page host belongs to.
     const siteId = await this.d.sites.of(payload.site, hit.host);
-    if (siteId === null) return this.drop('unknown site', hit);
+    if (siteId === null) return this.drop('unknown site', hit, null);
+    const agent = this.d.agents.parse(hit.user_agent);
+    if (agent.bot) return this.drop('bot', hit, siteId);
 
     // 3. Custom block rules and the visitor's own choices; 4. referrer spam.
     const exclusion = this.excluded(request, hit, cfg);
     const excluded = waits(exclusion) ? await exclusion : exclusion;
-    if (excluded) return this.drop(excluded.outcome, hit, excluded.extra);
+    if (excluded) return this.drop(excluded.outcome, hit, siteId, excluded.extra);
 
     const identity = identify(
       {
@@ -282,8 +285,9 @@ export class Tracker {
     return typeof token === 'string' && token !== '' && token === nonce;
   }
 
-  private drop(outcome: DropOutcome, hit: HitPayload | Record<string, unknown>, extra: Record<string, unknown> = {}): TrackResult {
-    this.d.drops.note(outcome, typeof hit.url === 'string' ? hit.url : '');
+  /** Notes a dropped hit in the list of its site (none for a hit of no known site). */
+  private drop(outcome: DropOutcome, hit: HitPayload | Record<string, unknown>, siteId: number | null, extra: Record<string, unknown> = {}): TrackResult {
+    this.d.drops.note(outcome, typeof hit.url === 'string' ? hit.url : '', siteId);
     if (this.d.debug) this.d.logger.info({ outcome, url: typeof hit.url === 'string' ? hit.url.slice(0, 300) : '', ...extra }, `hit dropped: ${outcome}`);
     return { recorded: false, outcome };
   }

@@ -1,4 +1,4 @@
-import { ok, type PluginContext } from '../../../core';
+import { DEFAULT_SITE_ID, ok, type PluginContext } from '../../../core';
 import type { DropLog, RecentDrop } from '../collect/drop-log';
 
 /** Rows of the recent-drops list. */
@@ -17,8 +17,7 @@ export interface Onboarding {
 
 /**
  * `GET {api_base}/tracking/onboarding` (`view_svc_statistics`): what the
- * statistics tab shows a site that has not counted a pageview yet (the drops
- * are the install's: a hit of an unknown site belongs to none).
+ * statistics tab shows a site that has not counted a pageview yet.
  */
 export function registerOnboardingRoute(ctx: PluginContext, drops: DropLog): void {
   const statistics = ctx.db.quote(ctx.db.table('statistics'));
@@ -32,7 +31,8 @@ export function registerOnboardingRoute(ctx: PluginContext, drops: DropLog): voi
         first_hit: first ? { time: Number(first.time), page_url: first.page_url } : null,
         snippet: (await ctx.services.get('trackerScripts')?.snippet(site.id)) ?? null,
         track_url: `${ctx.config.apiBase}/track`,
-        drops: await drops.recent(RECENT_DROPS),
+        // Hits of no known site are the operators' to see: they are listed with the first site.
+        drops: await drops.recent(site.id, RECENT_DROPS, site.id === DEFAULT_SITE_ID),
       };
       return ok(answer);
     },

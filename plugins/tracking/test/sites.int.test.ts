@@ -101,8 +101,13 @@ describe('hits of two sites (issue 15): each counted for its own site, never mix
     await tk.kernel.sites.update(DEFAULT_SITE_ID, { domain: 'www.example.com' });
     expect(await hit(pageview('https://elsewhere.example/gone/', 'stray'))).toBe('unknown site');
     expect(await hit(pageview('https://www.example.com/still/', 'stray'))).toBe('recorded');
-    const res = await admin.get(`${tk.api}/tracking/onboarding`, { headers });
-    expect((res.body.data as { drops: Array<{ reason: string }> }).drops.map((d) => d.reason)).toContain('unknown site');
+    const drops = async (site: number) =>
+      ((await admin.get(`${tk.api}/tracking/onboarding?site=${site}`, { headers })).body.data as { drops: Array<{ reason: string; page_url: string }> }).drops;
+    expect((await drops(DEFAULT_SITE_ID)).map((d) => d.reason)).toContain('unknown site');
+    // A site's list holds its own dropped hits only; hits of no known site are listed with the first site.
+    expect(await hit(pageview('https://blog.example/crawled/', 'crawler', { user_agent: 'Googlebot/2.1 (+http://www.google.com/bot.html)' }))).toBe('bot');
+    expect((await drops(blog.id)).map((d) => [d.reason, d.page_url])).toEqual([['bot', 'https://blog.example/crawled/']]);
+    expect((await drops(DEFAULT_SITE_ID)).map((d) => d.reason)).not.toContain('bot');
   });
 
   it('gives the snippet of another site its id, and its embed script its goals and id', async () => {
@@ -116,6 +121,9 @@ describe('hits of two sites (issue 15): each counted for its own site, never mix
     const plain = await tk.client().get('/svc/embed.js');
     expect(String(plain.text)).not.toContain('"site"');
     expect((await tk.client().get('/svc/embed.js?site=999')).status).toBe(404);
+    // The settings page shows the line of the site chosen in the admin.
+    expect((await admin.get(`/svc-admin/settings?site=${blog.id}`)).text).toContain(`/svc/embed.js?site=${blog.id}`);
+    expect((await admin.get(`/svc-admin/settings?site=${DEFAULT_SITE_ID}`)).text).not.toContain('/svc/embed.js?site=');
   });
 
   it('links a search naming its site to the visitor\'s pageview on that site', async () => {
