@@ -1,7 +1,6 @@
 import {
   type AbilitiesRegistry,
   type AbilityCategory,
-  DEFAULT_SITE_ID,
   type JsonSchema,
   type Options,
   parseBoolean,
@@ -150,23 +149,19 @@ export const STATISTICS_ABILITIES: readonly StatisticsAbility[] = [SALES_DATA, S
 
 export type StatisticsExecutor = (ability: StatisticsAbility, input: StatisticsInput, principal: Principal) => Promise<StatisticsOutput>;
 
-type Sites = Pick<PluginContext['sites'], 'resolve' | 'visibleTo' | 'can'>;
+type Sites = Pick<PluginContext['sites'], 'visibleSite' | 'can'>;
 
 /**
- * The site an ability input names, when the caller may run the abilities
- * there: without one, the default site, or the first of a person's own
- * sites when it is not theirs (as on the REST routes). A site that does not
- * exist or is not theirs to see is a 404 `svc_unknown_site` (its existence
- * is not told), and one where they lack `manage_svc_statistics` a 403
- * `svc_abilities_forbidden`.
+ * The site an ability input names (id or primary domain; without one the
+ * caller's default site), when the caller may run the abilities there: a
+ * site that does not exist or is not theirs to see is a 404
+ * `svc_unknown_site` (as on REST), and one where they lack
+ * `manage_svc_statistics` a 403 `svc_abilities_forbidden`.
  */
 export async function abilitySite(sites: Sites, input: Pick<StatisticsInput, 'site'>, principal: Principal): Promise<Site> {
   const user = principal.user;
   if (!user) throw forbiddenToRun();
-  const visible = await sites.visibleTo(user);
-  const named = input.site !== undefined && input.site !== '';
-  const site = named ? await sites.resolve(input.site) : (visible.find((s) => s.id === DEFAULT_SITE_ID) ?? visible[0]);
-  if (!site || !visible.some((s) => s.id === site.id)) throw new SvcError('svc_unknown_site', 'No such site.', 404);
+  const site = await sites.visibleSite(user, input.site);
   if (!(await sites.can(user, site, 'manage_svc_statistics'))) throw forbiddenToRun();
   return site;
 }

@@ -2,7 +2,7 @@ import type { PluginContext } from '../../core';
 import type { ReportsApp } from './app';
 import { purgeOldLogs } from './services/retention';
 
-/** The scheduler hooks reports tap: evaluation, batches, log purge and onboarding (§6). */
+/** The scheduler hooks reports tap: evaluation, batches, log purge and onboarding (§6); and the removal of a site. */
 export function registerJobs(ctx: PluginContext, app: ReportsApp): void {
   ctx.hooks.addAction('svc_every_hour', async () => {
     await app.evaluator.run();
@@ -16,6 +16,10 @@ export function registerJobs(ctx: PluginContext, app: ReportsApp): void {
   });
   ctx.hooks.addAction('svc_daily', async () => {
     await purgeOldLogs({ hooks: ctx.hooks, logs: app.logs, queues: app.queues, sends: app.sends, clock: ctx.clock, logger: ctx.logger });
+  });
+  // A removed site's reports go with their log, queues, sends, guards and pending batches.
+  ctx.sites.onRemove(async (siteId) => {
+    for (const report of await app.reports.list(siteId)) await app.editor.remove(siteId, report.id);
   });
   ctx.hooks.addAction('svc_create_report_from_onboarding', async (email) => {
     await app.editor.createFromOnboarding((await ctx.sites.current()).id, email);

@@ -24,6 +24,7 @@ export default definePlugin({
       await campaigns.record(id, statistic.time, statistic.parameters);
     });
     ctx.hooks.addAction('svc_every_hour', async () => void (await campaigns.catchUp()));
+    ctx.sites.onRemove(async (siteId) => void (await campaigns.removeSite(siteId)));
     ctx.hooks.addAction('svc_daily', async () => {
       const days = await ctx.settings.get<number>(RETENTION_SETTING);
       if (days > 0) await campaigns.prune(retentionCutoff(ctx.clock.unix(), ctx.statistics.timezone, days));

@@ -4,7 +4,6 @@ import { type DaySpan, blockSpan, resolveDateRange, spanLabel } from '../schedul
 import type { ContentBlock, Report } from '../types';
 import { BUILTIN_BLOCKS, type BlockSource, adapterFor, sourceOf } from './block-catalog';
 import { rowCells } from './format';
-import { onSite } from './site-link';
 
 export interface BuiltBlocks {
   /** After `svc_mail_reports_blocks`, in the report's order. */
@@ -65,7 +64,7 @@ export class BlockBuilder {
         subtitle: [spanLabel(days), filters, rows ? '' : 'the data could not be loaded'].filter(Boolean).join(' · '),
         header: definition.header.map(String),
         rows: (rows ?? []).map((r) => rowCells(r, source.columns)),
-        url: onSite(this.url(definition.url, days, block.filters), site),
+        url: this.url(site, definition.url, days, block.filters),
         content: block.content,
         comment_title: block.comment_title,
         comment_text: block.comment_text,
@@ -107,9 +106,9 @@ export class BlockBuilder {
     }
   }
 
-  /** The block's dashboard page opened on the block's period and filters ("View details"). */
-  private url(target: string, span: DaySpan, filters: ContentBlock['filters']): string {
+  /** The block's dashboard page opened on the site, the block's period and filters ("View details"). */
+  private url(site: Site, target: string, span: DaySpan, filters: ContentBlock['filters']): string {
     const view = Object.fromEntries(filters.map((f) => [f.key, String(f.value)]));
-    return dashboardUrl(this.deps.baseUrl, target, { dateStart: span.start, dateEnd: span.end }, { filters: view });
+    return dashboardUrl(this.deps.baseUrl, target, { dateStart: span.start, dateEnd: span.end }, { filters: view, site: site.id });
   }
 }

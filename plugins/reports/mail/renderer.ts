@@ -7,7 +7,6 @@ import { type DaySpan, resolveDateRange, spanLabel } from '../schedule/date-rang
 import type { StoryLinkService } from '../services/story-links';
 import type { Report } from '../types';
 import type { BlockBuilder } from './block-builder';
-import { onSite } from './site-link';
 import { textPart } from './text-part';
 
 export const EMAIL_VIEWS = path.join(__dirname, '..', 'views', 'email');
@@ -95,7 +94,7 @@ export class MailRenderer {
       });
       parts.push(await this.render('svc_email_block_template', 'block.ejs', { title: block.title, subtitle: block.subtitle, table, url: block.url, 'learn-more': 'View details' }));
     }
-    const dashboard = onSite(dashboardUrl(this.deps.baseUrl, '/svc-admin/statistics', { dateStart: span.start, dateEnd: span.end }), site);
+    const dashboard = dashboardUrl(this.deps.baseUrl, '/svc-admin/statistics', { dateStart: span.start, dateEnd: span.end }, { site: site.id });
     return {
       message: `Here is how ${site.name} did in your ${ADJECTIVE[report.frequency]} report, covering ${period}.`,
       blocks,

@@ -69,6 +69,17 @@ describe('reports of two sites', () => {
     expect(await sent()).toEqual(['Blog daily 2026-03-03']);
   });
 
+  it('removes a site with its reports and all their delivery rows, leaving the other site\'s', async () => {
+    const db = k.tk.kernel.db;
+    const reportsIn = async (table: string) =>
+      (await db.select<{ report_id: number }>(`SELECT DISTINCT report_id FROM ${db.quote(db.table(table))} ORDER BY report_id`)).map((r) => Number(r.report_id));
+    const tables = ['report_logs', 'report_queues', 'report_sends', 'report_guards'];
+    for (const table of tables) expect(await reportsIn(table)).toEqual([ids.blog, ids.shop]);
+    await k.tk.kernel.sites.remove(shop.id);
+    for (const table of tables) expect(await reportsIn(table)).toEqual([ids.blog]);
+    expect((await db.select(`SELECT ID FROM ${db.quote(db.table('reports'))}`)).map((r) => Number(r.ID))).toEqual([ids.blog]);
+  });
+
   it('answers 404 for a site that does not exist', async () => {
     const res = await onSite('/reports', 999);
     expect(res.status).toBe(404);

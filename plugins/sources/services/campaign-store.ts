@@ -58,6 +58,12 @@ export class CampaignStore implements CampaignsService {
     }
   }
 
+  /** Deletes the campaigns of a site's pageviews (the site is being removed; its pageviews are still there). */
+  async removeSite(siteId: number): Promise<number> {
+    const statistics = this.db.quote(this.db.table('statistics'));
+    return this.db.execute(`DELETE FROM ${this.db.quote(this.table)} WHERE statistic_id IN (SELECT ID FROM ${statistics} WHERE site_id = ?)`, [siteId]);
+  }
+
   /** Deletes campaigns of pageviews older than `cutoff` (the raw-hit retention). */
   async prune(cutoff: number): Promise<number> {
     return this.db.execute(`DELETE FROM ${this.db.quote(this.table)} WHERE time < ?`, [cutoff]);

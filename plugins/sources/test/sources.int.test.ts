@@ -106,6 +106,15 @@ describe('sources plugin', () => {
     ]);
   });
 
+  it('removes the campaigns of a removed site\'s pageviews, and no other', async () => {
+    const campaigns = async () => (await tk.kernel.db.select<{ campaign: string }>(`SELECT campaign FROM ${table('campaigns')} ORDER BY ID`)).map((r) => r.campaign);
+    expect(await campaigns()).toEqual(['spring', 'launch', 'launch']);
+    const site = await tk.kernel.sites.add({ name: 'Landing pages', domain: 'landing.example', timezone: TZ });
+    await tk.kernel.db.execute(`UPDATE ${table('statistics')} SET site_id = ? WHERE page_url = '/landing'`, [site.id]);
+    await tk.kernel.sites.remove(site.id);
+    expect(await campaigns()).toEqual(['spring', 'launch']);
+  });
+
   it('prunes campaigns with the raw hits on svc_daily', async () => {
     await tk.kernel.settings.save({ statistics_retention_days: '3' });
     await tk.kernel.hooks.doAction('svc_daily');
