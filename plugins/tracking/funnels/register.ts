@@ -1,8 +1,14 @@
+import path from 'node:path';
 import { badRequest, type DataRequest, ok, type PluginContext } from '../../../core';
 import { allowList } from '../statistics/allow';
+import { DASHBOARD_STYLE } from '../statistics/dashboard';
 import type { Funnel } from './funnel';
 import { funnelFigures } from './funnel-query';
 import { FunnelStore } from './funnel-store';
+
+const VIEWS = path.join(__dirname, '..', 'views');
+const FUNNELS_SCRIPT = 'plugins/tracking/client/funnels.entry.ts';
+const FUNNELS_STYLE = 'plugins/tracking/client/funnels.entry.css';
 
 function funnelId(raw: unknown, field: string): number {
   if (typeof raw !== 'string' || !/^\d{1,15}$/.test(raw)) throw badRequest(`${field}: must be a funnel id.`, 'svc_invalid_param', { field });
@@ -12,7 +18,8 @@ function funnelId(raw: unknown, field: string): number {
 /**
  * Funnels: CRUD per site at `{api_base}/funnels`, each step's visitors at
  * `{api_base}/data/funnel?funnel=<id>` (the period and filters of any data
- * route), and the `funnels` report block. A removed site's funnels go with
+ * route), the funnels page of the statistics tab and the `funnels` report
+ * block. A removed site's funnels go with
  * the site's other rows (their table has `site_id`).
  */
 export function registerFunnels(ctx: PluginContext): void {
@@ -82,6 +89,23 @@ export function registerFunnels(ctx: PluginContext): void {
       }
       return rows;
     },
+  });
+
+  for (const entry of [FUNNELS_SCRIPT, FUNNELS_STYLE]) ctx.assets.register({ entry });
+  ctx.admin.page({
+    path: '/statistics/funnels',
+    capability: 'view_svc_statistics',
+    get: async (req) => ({
+      view: path.join(VIEWS, 'funnels.ejs'),
+      title: 'Funnels',
+      data: {
+        script: await ctx.assets.versionedUrl(FUNNELS_SCRIPT),
+        style: await ctx.assets.versionedUrl(DASHBOARD_STYLE),
+        funnelStyle: await ctx.assets.versionedUrl(FUNNELS_STYLE),
+        timezone: (await ctx.sites.current()).timezone,
+        canManage: req.principal.user ? await ctx.sites.can(req.principal.user, await ctx.sites.current(), 'manage_svc_statistics') : false,
+      },
+    }),
   });
 
   ctx.hooks.addFilter('svc_email_blocks', (blocks) => [
