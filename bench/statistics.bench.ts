@@ -2,6 +2,8 @@ import os from 'node:os';
 import { definePlugin } from '../core/plugins/manifest';
 import { generateTraffic } from '../core/statistics/test/generator';
 import { isoDay } from '../core/statistics/dates';
+import { registerFunnels } from '../plugins/tracking/funnels/register';
+import { funnels } from '../plugins/tracking/migrations/0005-funnels';
 import { registerStatisticsTab } from '../plugins/tracking/statistics/register';
 import type { Bench } from './run';
 import { benchDialects, percentile, startBenchKernel } from './support';
@@ -24,9 +26,19 @@ const DASHBOARD: Array<{ name: string; path: string; params?: Record<string, str
   { name: 'not-found-pages', path: '/data/datatable/not-found-pages', params: { limit: '10' } },
   { name: 'goals', path: '/data/goals' },
   { name: 'live-visitors', path: '/data/live-visitors' },
+  // The funnel the bench defines on the first site (home page, pricing, its goal), from raw hits.
+  { name: 'funnel', path: '/data/funnel', params: { funnel: '1' } },
 ];
 
-const statisticsTab = definePlugin({ name: 'statistics-tab', tier: 'free', register: registerStatisticsTab });
+const statisticsTab = definePlugin({
+  name: 'statistics-tab',
+  tier: 'free',
+  migrations: [funnels],
+  async register(ctx) {
+    await registerStatisticsTab(ctx);
+    registerFunnels(ctx);
+  },
+});
 
 /** Sites of the second round: the first site's data stays, the others get as many pageviews between them. */
 const SITES = Number(process.env.SVC_BENCH_SITES || 50);
@@ -85,6 +97,9 @@ const bench: Bench = {
           log(`[${label}] folded ${days} days into the summaries in ${((Date.now() - started) / 1000).toFixed(1)} s`);
         };
         await load([1], dialect);
+        // Funnel 1 of DASHBOARD: the generator's first goal (id 1, "Opened pricing") follows `/` and `/pricing`.
+        const steps = JSON.stringify([{ page: '/' }, { page: '/pricing' }, { goal: 1 }]);
+        await kernel.db.execute(`INSERT INTO ${kernel.db.quote(kernel.db.table('funnels'))} (site_id, name, steps, date_created, date_updated) VALUES (1, 'Bench', ?, ?, ?)`, [steps, now, now]);
         const oneSite = await measure(bk.api, auth, now, dialect, log);
         const rawChart = { id: 'bench_raw', siteId: 1, mode: 'raw' as const, range: { start: now - 30 * 86400, end: now }, metrics: ['visitors' as const, 'pageviews' as const], groupBy: ['day'], filters: [], status: '200' as const };
         await kernel.statistics.engine.run(rawChart);

@@ -10,12 +10,14 @@ import type { DimensionDef, JoinDef } from './dimensions';
 import { StatisticsEngine } from './engine';
 import { type DataRunContext, DataRegistry, type DataTypeDef, type DatatableDef } from './registry';
 import { type AllowList, type DataRequest, parseDataRequest } from './request';
+import type { Frag } from './sql/fragment';
+import { rawFrom } from './sql/raw-query';
 import { QueryRunner } from './sql/runner';
 import { SummaryFolder } from './summaries/folder';
 import { RETENTION_SETTING, Retention, retentionSetting } from './summaries/retention';
 import { SummaryState } from './summaries/state';
 import { DEFAULT_SITE_ID } from '../sites/types';
-import type { StatsQuery, StatsRow } from './types';
+import type { StatsFilter, StatsQuery, StatsRow, StatusFilter, TimeRange } from './types';
 
 /** Statement time limit of dashboard queries (folding a day gets ten times as long). */
 export const QUERY_TIMEOUT_MS = 10_000;
@@ -37,6 +39,12 @@ export interface StatisticsApi {
   query(query: StatsQuery): Promise<StatsRow[]>;
   /** The shared request parser (ecommerce.md §4.1) for routes a plugin builds itself; dates in `timezone` (the site's; default the install's). */
   parseRequest(query: Readonly<Record<string, unknown>>, allow: AllowList, timezone?: string): DataRequest;
+  /**
+   * `FROM` the site's raw pageviews (alias `s`, with the joins the filters need)
+   * `WHERE` in the range, status and filters, for a plugin's own raw query
+   * (e.g. `SELECT s.session_id, s.time ${from.sql}`).
+   */
+  hitsFrom(source: { siteId: number; range: TimeRange; status: StatusFilter; filters: readonly StatsFilter[] }): Frag;
   /** Every dimension name, for allow-lists that accept all of them. */
   dimensions(): string[];
   addJoin(def: JoinDef): void;
@@ -111,6 +119,7 @@ export class StatisticsService {
       timezone: this.deps.timezone,
       query: (q) => this.engine.run(q),
       parseRequest: (query, allow, timezone) => this.parse(query, allow, timezone),
+      hitsFrom: (src) => rawFrom(this.deps.db, this.catalog, { ...src, ranges: [src.range] }),
       dimensions: () => this.catalog.names(),
       addJoin: (def) => defer(() => this.catalog.addJoin(def)),
       addDimension: (def) => defer(() => this.catalog.addDimension(def)),

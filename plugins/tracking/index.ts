@@ -1,5 +1,6 @@
 import { definePlugin } from '../../core';
 import { registerCollection } from './collect/register';
+import { registerFunnels } from './funnels/register';
 import { registerOnboardingRoute } from './routes/onboarding';
 import { trackingMigrations } from './migrations';
 import { registerTrackerScripts } from './serve/register';
@@ -14,6 +15,7 @@ export default definePlugin({
     const drops = await registerCollection(ctx);
     await registerTrackerScripts(ctx);
     await registerStatisticsTab(ctx);
+    registerFunnels(ctx);
     registerOnboardingRoute(ctx, drops);
   },
 });

@@ -30,15 +30,35 @@ export function statusCondition(status: StatusFilter): string | null {
   return null;
 }
 
-/** SELECT over raw pageviews (`s`) and whatever the groups, filters and components join. */
-export function buildRawSelect(db: Database, catalog: Catalog, sel: RawSelect): Frag {
-  const joins = new Set<string>(sel.groups.flatMap((g) => g.joins));
-  const filterDims = sel.filters.map((f) => {
+export interface RawSource {
+  siteId: number;
+  ranges: readonly TimeRange[];
+  status: StatusFilter;
+  filters: readonly StatsFilter[];
+}
+
+/** `FROM` the site's raw pageviews (`s`) with the joins `joins` and the filters need, `WHERE` in the ranges, status and filters. */
+export function rawFrom(db: Database, catalog: Catalog, src: RawSource, joins: Set<string> = new Set()): Frag {
+  const filterDims = src.filters.map((f) => {
     const dim = catalog.dimension(f.dimension);
     return { dim, filter: f, rows: dim.rows && !isPlainFilter(f) ? dim.rows : null };
   });
   for (const f of filterDims) if (!f.rows) for (const j of f.dim.joins) joins.add(j);
+  const ranges = rangesCondition('s.time', src.ranges);
+  const where: Frag[] = [frag('s.site_id = ?', [src.siteId]), frag(`(${ranges.sql})`, ranges.params)];
+  const status = statusCondition(src.status);
+  if (status) where.push(frag(status));
+  for (const f of filterDims) where.push(f.rows ? rowsCondition(db.quote(db.table(f.rows.table)), f.rows, f.filter) : filterCondition(f.dim.expr, f.filter));
+  const conditions = joinFrags(where, ' AND ');
+  return frag(`FROM ${db.quote(db.table('statistics'))} s ${catalog.joinSql(db, joins)} WHERE ${conditions.sql}`, conditions.params);
+}
+
+/** SELECT over raw pageviews (`s`) and whatever the groups, filters and components join. */
+export function buildRawSelect(db: Database, catalog: Catalog, sel: RawSelect): Frag {
+  const joins = new Set<string>(sel.groups.flatMap((g) => g.joins));
   if (sel.visitorList || sel.components.some((c) => SESSION_COMPONENTS.has(c))) joins.add('session');
+  // Adds the filters' joins to `joins` before the goal join is looked up.
+  const from = rawFrom(db, catalog, sel, joins);
   const goalJoined = joins.has('goal');
   const goalTable = db.quote(db.table('goal_statistics'));
 
@@ -53,17 +73,8 @@ export function buildRawSelect(db: Database, catalog: Catalog, sel: RawSelect): 
     for (const c of sel.components) columns.push(frag(`${componentSql(c, goalJoined, goalTable)} AS c_${c}`));
   }
 
-  const ranges = rangesCondition('s.time', sel.ranges);
-  const where: Frag[] = [frag('s.site_id = ?', [sel.siteId]), frag(`(${ranges.sql})`, ranges.params)];
-  const status = statusCondition(sel.status);
-  if (status) where.push(frag(status));
-  for (const f of filterDims) where.push(f.rows ? rowsCondition(db.quote(db.table(f.rows.table)), f.rows, f.filter) : filterCondition(f.dim.expr, f.filter));
-
   const groupBy = [...sel.groups.map((g) => g.alias), ...(sel.visitorList ? ['s.uid'] : [])];
   const select = joinFrags(columns, ', ');
-  const conditions = joinFrags(where, ' AND ');
-  const sql =
-    `SELECT ${select.sql} FROM ${db.quote(db.table('statistics'))} s ${catalog.joinSql(db, joins)} WHERE ${conditions.sql}` +
-    (groupBy.length ? ` GROUP BY ${groupBy.join(', ')}` : '');
-  return { sql, params: [...select.params, ...conditions.params] };
+  const sql = `SELECT ${select.sql} ${from.sql}` + (groupBy.length ? ` GROUP BY ${groupBy.join(', ')}` : '');
+  return { sql, params: [...select.params, ...from.params] };
 }

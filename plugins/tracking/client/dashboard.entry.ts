@@ -92,6 +92,11 @@ if (root) {
   const showLiveScope = () => (liveScope.textContent = Object.keys(page.state.filters).length ? 'live now on the whole site' : 'live now');
   root.addEventListener('svc:view', showLiveScope);
   showLiveScope();
+  // The funnels page opens on the same period and filters.
+  const funnelsLink = root.querySelector<HTMLAnchorElement>('[data-funnels-link]');
+  const followView = () => funnelsLink && (funnelsLink.search = location.search);
+  root.addEventListener('svc:view', followView);
+  followView();
 
   const onboarding = root.querySelector<HTMLElement>('[data-onboarding]');
   if (onboarding && !page.share) {
