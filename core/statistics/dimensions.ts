@@ -50,6 +50,18 @@ export const CORE_JOINS: readonly JoinDef[] = [
   { id: 'goal', sql: (db) => `INNER JOIN ${t(db, 'goal_statistics')} gs ON gs.statistic_id = s.ID` },
 ];
 
+/**
+ * The host of the session's referrer, without a leading `www.`. Referrers are
+ * stored as the `href` of a parsed http(s) URL, so the host sits between `://`
+ * and the next `/`; SUBSTR and INSTR read alike on SQLite and MariaDB.
+ */
+function referrerDomainExpr(): string {
+  const referrer = "COALESCE(ses.referrer, '')";
+  const rest = `SUBSTR(${referrer}, INSTR(${referrer}, '://') + 3)`;
+  const host = `CASE WHEN INSTR(${rest}, '/') > 0 THEN SUBSTR(${rest}, 1, INSTR(${rest}, '/') - 1) ELSE ${rest} END`;
+  return `CASE WHEN ${referrer} = '' THEN '' WHEN ${host} LIKE 'www.%' THEN SUBSTR(${host}, 5) ELSE ${host} END`;
+}
+
 /** The dimensions of tracking.md's schema; plugins add more (campaign fields). */
 export const CORE_DIMENSIONS: readonly DimensionDef[] = [
   { name: 'page_url', label: 'Page', expr: 's.page_url', joins: [], summarised: true },
@@ -58,6 +70,7 @@ export const CORE_DIMENSIONS: readonly DimensionDef[] = [
   { name: 'entry_page', label: 'Entry page', expr: "COALESCE(ses.first_visited_url, '')", joins: ['session'], summarised: true },
   { name: 'exit_page', label: 'Exit page', expr: "COALESCE(ses.last_visited_url, '')", joins: ['session'], summarised: true },
   { name: 'referrer', label: 'Referrer', expr: "COALESCE(ses.referrer, '')", joins: ['session'], summarised: true },
+  { name: 'referrer_domain', label: 'Referring domain', expr: referrerDomainExpr(), joins: ['session'], summarised: true },
   { name: 'host', label: 'Domain', expr: "COALESCE(ses.host, '')", joins: ['session'], summarised: true },
   { name: 'browser', label: 'Browser', expr: "COALESCE(br.name, '')", joins: ['browser'], summarised: true },
   { name: 'browser_version', label: 'Browser version', expr: "COALESCE(bv.name, '')", joins: ['browser_version'], summarised: true },

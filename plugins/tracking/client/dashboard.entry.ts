@@ -49,6 +49,8 @@ if (root) {
     chart.section as Section,
     table('pages', '/data/datatable/pages', { title: 'Page', dimension: 'page_url', empty: NO_DATA, columns: [
       { key: 'pageviews', label: 'Pageviews' }, { key: 'sessions', label: 'Sessions' }, { key: 'avg_time_on_page', label: 'Time', format: 'duration' }] }),
+    table('referring-domains', '/data/datatable/referring-domains', { title: 'Domain', dimension: 'referrer_domain', empty: 'No visits came from other sites in this period.',
+      label: (v) => v || 'Direct / none', columns: [{ key: 'sessions', label: 'Sessions' }, { key: 'bounce_rate', label: 'Bounce', format: 'percent' }] }),
     table('referrers', '/data/datatable/referrers', { title: 'Referrer', dimension: 'referrer', empty: 'No visits came from other sites in this period.',
       label: (v) => v || 'Direct / none', columns: [{ key: 'sessions', label: 'Sessions' }, { key: 'bounce_rate', label: 'Bounce', format: 'percent' }] }),
     table('entry-pages', '/data/datatable/entry-pages', { title: 'Entry page', dimension: 'entry_page', empty: NO_DATA, columns: [
@@ -82,6 +84,7 @@ if (root) {
     referrer: { label: 'Referrer' },
     device: { label: 'Device' },
     browser: { label: 'Browser' },
+    referrer_domain: { label: 'Referring domain' },
     entry_page: { label: 'Entry page' },
     exit_page: { label: 'Exit page' },
     platform: { label: 'Operating system' },

@@ -13,6 +13,7 @@ const TABLES: readonly TableSpec[] = [
   { id: 'pages', dimension: 'page_url', defaultMetrics: ['pageviews', 'sessions', 'bounce_rate', 'avg_time_on_page'] },
   { id: 'entry-pages', dimension: 'entry_page', defaultMetrics: ['sessions', 'pageviews', 'bounce_rate'] },
   { id: 'exit-pages', dimension: 'exit_page', defaultMetrics: ['sessions', 'pageviews'] },
+  { id: 'referring-domains', dimension: 'referrer_domain', defaultMetrics: ['sessions', 'pageviews', 'bounce_rate'] },
   { id: 'referrers', dimension: 'referrer', defaultMetrics: ['sessions', 'pageviews', 'bounce_rate'] },
   { id: 'operating-systems', dimension: 'platform', defaultMetrics: ['sessions', 'pageviews'] },
   { id: 'os-versions', dimension: 'os_version', defaultMetrics: ['sessions', 'pageviews'] },
