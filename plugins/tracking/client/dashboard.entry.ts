@@ -24,7 +24,7 @@ const CARDS: CardSpec[] = [
 const NO_DATA = 'No visits in this period. Add the tracking script to your site, or choose a longer period.';
 const sessionsAndViews = [{ key: 'sessions', label: 'Sessions' }, { key: 'pageviews', label: 'Pageviews' }];
 /** The viewport classes of the tracker's `screen` field (README "Screen sizes"). */
-const SCREEN_LABELS: Record<string, string> = { mobile: 'Mobile (< 576 px)', tablet: 'Tablet (576–991 px)', laptop: 'Laptop (992–1439 px)', desktop: 'Desktop (≥ 1440 px)' };
+const SCREEN_LABELS: Record<string, string> = { mobile: 'Mobile <576px', tablet: 'Tablet <992px', laptop: 'Laptop <1440px', desktop: 'Desktop ≥1440px' };
 const shares = [{ key: 'sessions', label: 'Sessions' }, { key: 'share', label: 'Share', format: 'percent' as const }];
 
 /** A ranked table section; clicking a row filters the whole page by it. */
