@@ -11,6 +11,7 @@ import { appPasswordIds } from './0009-app-password-ids';
 import { statisticsConversionSketches } from './0010-statistics-conversion-sketches';
 import { sitesTables } from './0011-sites';
 import { siteScopedStatistics } from './0012-site-scoped-statistics';
+import { sessionScreenAndOsVersion } from './0013-session-screen-and-os-version';
 
 /** The kernel's own schema, in order. Plugins list theirs in their manifest. */
 export const coreMigrations: readonly Migration[] = [
@@ -26,4 +27,5 @@ export const coreMigrations: readonly Migration[] = [
   statisticsConversionSketches,
   sitesTables,
   siteScopedStatistics,
+  sessionScreenAndOsVersion,
 ];

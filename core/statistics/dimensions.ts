@@ -42,21 +42,42 @@ const t = (db: Database, name: string) => db.quote(db.table(name));
 export const CORE_JOINS: readonly JoinDef[] = [
   { id: 'session', sql: (db) => `LEFT JOIN ${t(db, 'sessions')} ses ON ses.ID = s.session_id` },
   { id: 'browser', after: ['session'], sql: (db) => `LEFT JOIN ${t(db, 'browsers')} br ON br.ID = ses.browser_id` },
+  { id: 'browser_version', after: ['session'], sql: (db) => `LEFT JOIN ${t(db, 'browser_versions')} bv ON bv.ID = ses.browser_version_id` },
   { id: 'platform', after: ['session'], sql: (db) => `LEFT JOIN ${t(db, 'platforms')} pl ON pl.ID = ses.platform_id` },
+  { id: 'platform_version', after: ['session'], sql: (db) => `LEFT JOIN ${t(db, 'platform_versions')} pv ON pv.ID = ses.platform_version_id` },
   { id: 'device', after: ['session'], sql: (db) => `LEFT JOIN ${t(db, 'devices')} dv ON dv.ID = ses.device_id` },
   { id: 'location', after: ['session'], sql: (db) => `LEFT JOIN ${t(db, 'locations')} loc ON loc.city_code = ses.city_code` },
   { id: 'goal', sql: (db) => `INNER JOIN ${t(db, 'goal_statistics')} gs ON gs.statistic_id = s.ID` },
 ];
 
+/**
+ * The host of the session's referrer, without a leading `www.`. Referrers are
+ * stored as the `href` of a parsed http(s) URL, so the host sits between `://`
+ * and the next `/`; SUBSTR and INSTR read alike on SQLite and MariaDB.
+ */
+function referrerDomainExpr(): string {
+  const referrer = "COALESCE(ses.referrer, '')";
+  const rest = `SUBSTR(${referrer}, INSTR(${referrer}, '://') + 3)`;
+  const host = `CASE WHEN INSTR(${rest}, '/') > 0 THEN SUBSTR(${rest}, 1, INSTR(${rest}, '/') - 1) ELSE ${rest} END`;
+  return `CASE WHEN ${referrer} = '' THEN '' WHEN ${host} LIKE 'www.%' THEN SUBSTR(${host}, 5) ELSE ${host} END`;
+}
+
 /** The dimensions of tracking.md's schema; plugins add more (campaign fields). */
 export const CORE_DIMENSIONS: readonly DimensionDef[] = [
   { name: 'page_url', label: 'Page', expr: 's.page_url', joins: [], summarised: true },
   { name: 'page_type', label: 'Page type', expr: 's.page_type', joins: [], summarised: true },
+  // The first and last page of each pageview's session: per session, so the summaries hold them like the referrer.
+  { name: 'entry_page', label: 'Entry page', expr: "COALESCE(ses.first_visited_url, '')", joins: ['session'], summarised: true },
+  { name: 'exit_page', label: 'Exit page', expr: "COALESCE(ses.last_visited_url, '')", joins: ['session'], summarised: true },
   { name: 'referrer', label: 'Referrer', expr: "COALESCE(ses.referrer, '')", joins: ['session'], summarised: true },
+  { name: 'referrer_domain', label: 'Referring domain', expr: referrerDomainExpr(), joins: ['session'], summarised: true },
   { name: 'host', label: 'Domain', expr: "COALESCE(ses.host, '')", joins: ['session'], summarised: true },
   { name: 'browser', label: 'Browser', expr: "COALESCE(br.name, '')", joins: ['browser'], summarised: true },
+  { name: 'browser_version', label: 'Browser version', expr: "COALESCE(bv.name, '')", joins: ['browser_version'], summarised: true },
   { name: 'platform', label: 'Platform', expr: "COALESCE(pl.name, '')", joins: ['platform'], summarised: true },
+  { name: 'os_version', label: 'OS version', expr: "COALESCE(pv.name, '')", joins: ['platform_version'], summarised: true },
   { name: 'device', label: 'Device', expr: "COALESCE(dv.name, '')", joins: ['device'], summarised: true },
+  { name: 'screen', label: 'Screen size', expr: "COALESCE(ses.screen, '')", joins: ['session'], summarised: true },
   { name: 'country', label: 'Country', expr: "COALESCE(loc.country_code, '')", joins: ['location'], summarised: true, aliases: ['country_code'] },
   { name: 'region', label: 'Region', expr: "COALESCE(loc.state, '')", joins: ['location'], aliases: ['state'] },
   { name: 'city', label: 'City', expr: "COALESCE(loc.city, '')", joins: ['location'] },

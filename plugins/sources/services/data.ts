@@ -28,12 +28,15 @@ export function registerSourcesData(ctx: PluginContext): void {
   const query = (req: DataRequest, run: DataRunContext, extra: { metrics?: MetricName[]; groupBy?: string[]; limit?: number } = {}) =>
     stats.query({ id: run.queryId, siteId: run.siteId, timezone: req.timezone, range: req.range, metrics: extra.metrics ?? (req.metrics as MetricName[]), groupBy: extra.groupBy ?? req.groupBy, filters: req.filters, status: req.status, limit: extra.limit });
 
-  /** Referrer rows summed per key (domain or channel); bounce rate recomputed from the sums. */
-  const byReferrer = async (req: DataRequest, run: DataRunContext, key: (referrer: string) => string) => {
-    const rows = await query(req, run, { metrics: ['sessions', 'pageviews', 'bounces'], groupBy: ['referrer'] });
+  /**
+   * Rows of the engine's `referrer_domain` (summarised) summed per key (domain or channel);
+   * bounce rate recomputed from the sums.
+   */
+  const byReferrer = async (req: DataRequest, run: DataRunContext, key: (domain: string) => string) => {
+    const rows = await query(req, run, { metrics: ['sessions', 'pageviews', 'bounces'], groupBy: ['referrer_domain'] });
     const sums = new Map<string, SourceTotals>();
     for (const row of rows) {
-      const k = key(String(row.referrer));
+      const k = key(String(row.referrer_domain));
       const t = sums.get(k) ?? { sessions: 0, pageviews: 0, bounces: 0 };
       t.sessions += Number(row.sessions);
       t.pageviews += Number(row.pageviews);

@@ -22,6 +22,9 @@ const CARDS: CardSpec[] = [
 ];
 
 const NO_DATA = 'No visits in this period. Add the tracking script to your site, or choose a longer period.';
+const sessionsAndViews = [{ key: 'sessions', label: 'Sessions' }, { key: 'pageviews', label: 'Pageviews' }];
+/** The viewport classes of the tracker's `screen` field (README "Screen sizes"). */
+const SCREEN_LABELS: Record<string, string> = { mobile: 'Mobile <576px', tablet: 'Tablet <992px', laptop: 'Laptop <1440px', desktop: 'Desktop ≥1440px' };
 const shares = [{ key: 'sessions', label: 'Sessions' }, { key: 'share', label: 'Share', format: 'percent' as const }];
 
 /** A ranked table section; clicking a row filters the whole page by it. */
@@ -46,8 +49,19 @@ if (root) {
     chart.section as Section,
     table('pages', '/data/datatable/pages', { title: 'Page', dimension: 'page_url', empty: NO_DATA, columns: [
       { key: 'pageviews', label: 'Pageviews' }, { key: 'sessions', label: 'Sessions' }, { key: 'avg_time_on_page', label: 'Time', format: 'duration' }] }),
+    table('referring-domains', '/data/datatable/referring-domains', { title: 'Domain', dimension: 'referrer_domain', empty: 'No visits came from other sites in this period.',
+      label: (v) => v || 'Direct / none', columns: [{ key: 'sessions', label: 'Sessions' }, { key: 'bounce_rate', label: 'Bounce', format: 'percent' }] }),
     table('referrers', '/data/datatable/referrers', { title: 'Referrer', dimension: 'referrer', empty: 'No visits came from other sites in this period.',
       label: (v) => v || 'Direct / none', columns: [{ key: 'sessions', label: 'Sessions' }, { key: 'bounce_rate', label: 'Bounce', format: 'percent' }] }),
+    table('entry-pages', '/data/datatable/entry-pages', { title: 'Entry page', dimension: 'entry_page', empty: NO_DATA, columns: [
+      { key: 'sessions', label: 'Sessions' }, { key: 'bounce_rate', label: 'Bounce', format: 'percent' }] }),
+    table('exit-pages', '/data/datatable/exit-pages', { title: 'Exit page', dimension: 'exit_page', empty: NO_DATA, columns: [
+      { key: 'sessions', label: 'Sessions' }, { key: 'pageviews', label: 'Pageviews' }] }),
+    table('operating-systems', '/data/datatable/operating-systems', { title: 'Operating system', dimension: 'platform', empty: NO_DATA, columns: sessionsAndViews }),
+    table('browser-versions', '/data/datatable/browser-versions', { title: 'Browser version', dimension: 'browser_version', empty: NO_DATA,
+      label: (v) => v || 'Unknown', columns: sessionsAndViews }),
+    table('screen-sizes', '/data/datatable/screen-sizes', { title: 'Screen size', dimension: 'screen', empty: NO_DATA,
+      label: (v) => SCREEN_LABELS[v] ?? (v || 'Not sent'), columns: sessionsAndViews }),
     table('devices', '/data/devices', { title: 'Device', dimension: 'device', empty: NO_DATA, columns: shares }),
     table('browsers', '/data/devices', { title: 'Browser', dimension: 'browser', empty: NO_DATA, columns: shares }, { group_by: 'browser' }),
     table('countries', '/data/datatable/countries', { title: 'Country', dimension: 'country', empty: 'No locations recorded in this period.',
@@ -70,6 +84,12 @@ if (root) {
     referrer: { label: 'Referrer' },
     device: { label: 'Device' },
     browser: { label: 'Browser' },
+    referrer_domain: { label: 'Referring domain' },
+    entry_page: { label: 'Entry page' },
+    exit_page: { label: 'Exit page' },
+    platform: { label: 'Operating system' },
+    browser_version: { label: 'Browser version' },
+    screen: { label: 'Screen size', value: (v) => SCREEN_LABELS[v] ?? v },
     country: { label: 'Country', value: countryName },
     goal: { label: 'Goal', value: (id) => goalTitles.get(id) ?? id },
   });

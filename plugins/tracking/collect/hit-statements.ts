@@ -58,6 +58,8 @@ export const SESSION_COLUMNS = [
   'device_id',
   'first_time_visit',
   'bounce',
+  'platform_version_id',
+  'screen',
 ] as const;
 export const STATISTIC_COLUMNS = ['site_id', 'page_url', 'parameters', 'fragment', 'page_id', 'page_type', 'time', 'uid', 'time_on_page', 'session_id'] as const;
 

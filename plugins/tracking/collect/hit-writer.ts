@@ -16,7 +16,10 @@ export interface NewSession {
   browser_id: number;
   browser_version_id: number;
   platform_id: number;
+  platform_version_id: number;
   device_id: number;
+  /** The viewport width class the tracker sent (`SCREEN_CLASSES`), '' when none. */
+  screen: string;
   first_time_visit: number;
 }
 
@@ -95,7 +98,7 @@ export class HitWriter {
         s,
         fresh.map(({ p }) => {
           const n = p.session as NewSession;
-          return [p.siteId, n.uid, n.time, n.time, n.first_visited_url, n.last_visited_url, n.host, n.referrer, n.goal_id, n.city_code, n.browser_id, n.browser_version_id, n.platform_id, n.device_id, n.first_time_visit, 1];
+          return [p.siteId, n.uid, n.time, n.time, n.first_visited_url, n.last_visited_url, n.host, n.referrer, n.goal_id, n.city_code, n.browser_id, n.browser_version_id, n.platform_id, n.device_id, n.first_time_visit, 1, n.platform_version_id, n.screen];
         }),
       );
       fresh.forEach(({ i }, n) => (results[i]!.sessionId = ids[n]!));

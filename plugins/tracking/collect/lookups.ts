@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { type Database, insertIfAbsent, type ObjectCache } from '../../../core';
 
-export const LOOKUP_ITEMS = ['browsers', 'browser_versions', 'platforms', 'devices'] as const;
+export const LOOKUP_ITEMS = ['browsers', 'browser_versions', 'platforms', 'devices', 'platform_versions'] as const;
 export type LookupItem = (typeof LOOKUP_ITEMS)[number];
 
 /** Names per lookup table kept in memory; beyond that the least recently used are read again. */

@@ -67,6 +67,18 @@ export function plainText(value: unknown, max: number): string {
   );
 }
 
+/**
+ * The viewport width classes the trackers send in their own optional `screen`
+ * field (README "Screen sizes"): mobile < 576 px, tablet < 992, laptop < 1440,
+ * desktop from 1440.
+ */
+export const SCREEN_CLASSES: readonly string[] = ['mobile', 'tablet', 'laptop', 'desktop'];
+
+/** The screen class of a payload, '' for none or anything else. */
+export function screenClass(value: unknown): string {
+  return typeof value === 'string' && SCREEN_CLASSES.includes(value) ? value : '';
+}
+
 function goalIds(value: unknown): number[] {
   if (!Array.isArray(value)) return [];
   const ids = new Set<number>();

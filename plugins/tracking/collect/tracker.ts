@@ -5,12 +5,12 @@ import type { GoalStore } from '../goals/goal-store';
 import { completedGoals } from '../goals/matcher';
 import type { DomainWatch } from './domains';
 import { BlocklistCache, type DropOutcome, isReferrerSpam, matchingRule, sendsDoNotTrack } from './exclusions';
-import type { HitWriter, WritePlan } from './hit-writer';
+import type { HitWriter, NewSession, WritePlan } from './hit-writer';
 import { identify } from './identity';
 import { resolveVisitorIp } from './ip';
 import { KeyedLock } from './keyed-lock';
 import { LOOKUP_ITEMS, type LookupIds } from './lookups';
-import { type HitPayload, sanitisePayload, sanitizedHit } from './payload';
+import { type HitPayload, sanitisePayload, sanitizedHit, screenClass } from './payload';
 import type { RotatingSalt } from './rotating-salt';
 import type { SiteOfHit } from './site-of-hit';
 import { hostOf } from './text';
@@ -140,13 +140,15 @@ export class Tracker {
     );
     const { uid, fingerprint } = waits(identity) ? await identity : identity;
     const ids = this.lookupIds(agent);
-    const [browser_id = 0, browser_version_id = 0, platform_id = 0, device_id = 0] = waits(ids) ? await ids : ids;
+    const [browser_id = 0, browser_version_id = 0, platform_id = 0, device_id = 0, platform_version_id = 0] = waits(ids) ? await ids : ids;
     const sanitized = sanitizedHit(hit, { uid, fingerprint, ip, time, browser_id, browser_version_id, platform_id, device_id });
-    return this.locks.run(uid, () => this.record(siteId, sanitized, cfg));
+    // Session fields outside the documented hit (tracking.md §6): kept off the hooks' payload.
+    const session = { screen: screenClass(payload.screen), platform_version_id };
+    return this.locks.run(uid, () => this.record(siteId, sanitized, cfg, session));
   }
 
   /** Steps 5-10 for one visitor of a site, with the visitor's previous hits already written. */
-  private async record(siteId: number, input: SvcSanitizedHit, cfg: TrackingConfig): Promise<TrackResult> {
+  private async record(siteId: number, input: SvcSanitizedHit, cfg: TrackingConfig, session: Pick<NewSession, 'screen' | 'platform_version_id'>): Promise<TrackResult> {
     const { hooks } = this.d;
     const state = await this.d.states.load(siteId, input.uid);
     const open = state.session !== null && state.session.lastTime >= input.time - WINDOW_SECONDS;
@@ -205,7 +207,9 @@ export class Tracker {
               browser_id: hit.browser_id,
               browser_version_id: hit.browser_version_id,
               platform_id: hit.platform_id,
+              platform_version_id: session.platform_version_id,
               device_id: hit.device_id,
+              screen: session.screen,
               first_time_visit: state.session === null ? 1 : 0,
             },
       };
@@ -268,7 +272,7 @@ export class Tracker {
 
   /** Ids of the user agent's lookup rows, at once when they are all in memory. */
   private lookupIds(agent: ParsedAgent): Soon<number[]> {
-    const names = [agent.browser, agent.browser && agent.browserVersion ? `${agent.browser} ${agent.browserVersion}` : '', agent.platform, agent.device];
+    const names = [agent.browser, agent.browser && agent.browserVersion ? `${agent.browser} ${agent.browserVersion}` : '', agent.platform, agent.device, agent.platformVersion ? `${agent.platform} ${agent.platformVersion}` : ''];
     const known = LOOKUP_ITEMS.map((item, i) => this.d.lookups.known(item, names[i]!));
     if (known.every((id) => id !== undefined)) return known as number[];
     return Promise.all(LOOKUP_ITEMS.map((item, i) => this.d.lookups.id(item, names[i]!)));

@@ -11,10 +11,12 @@ export interface ParsedAgent {
   browser: string;
   browserVersion: string;
   platform: string;
+  /** The operating system's version (e.g. '10', '17.1'), '' when the agent gives none. */
+  platformVersion: string;
   device: string;
 }
 
-const NO_AGENT: ParsedAgent = Object.freeze({ bot: false, browser: '', browserVersion: '', platform: '', device: '' });
+const NO_AGENT: ParsedAgent = Object.freeze({ bot: false, browser: '', browserVersion: '', platform: '', platformVersion: '', device: '' });
 
 /** Names ua-parser-js can emit; anything else is a crafted value. */
 export const BROWSER_ALLOWLIST: ReadonlySet<string> = new Set(readDataList('browser-allowlist.txt'));
@@ -46,6 +48,7 @@ export class AgentParser {
       browser: allowed ? name : '',
       browserVersion: allowed ? cleanText(result.browser.major ?? '', 20).replace(/[^\w.]/g, '') : '',
       platform: cleanText(result.os.name ?? '', 60).replace(/[<>"'&]/g, '') || 'Unknown',
+      platformVersion: cleanText(result.os.version ?? '', 20).replace(/[^\w.]/g, ''),
       device: cleanText(result.device.type ?? '', 30).replace(/[<>"'&]/g, '') || 'desktop',
     };
   }

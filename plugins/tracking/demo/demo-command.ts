@@ -14,6 +14,7 @@ interface Visitor {
   uid: string;
   ip: string;
   ua: string;
+  screen: string;
 }
 
 function count(raw: string | undefined, name: string, fallback: number, max: number): number {
@@ -113,6 +114,7 @@ export function registerDemo(ctx: PluginContext, tracker: Tracker, goals: GoalSt
               uid: visitor.uid,
               fingerprint: false,
               user_agent: visitor.ua,
+              screen: visitor.screen,
               referrer_url: i === 0 ? referrer : '',
               time_on_page: 0,
               completed_goals: page.path === '/pricing/' && random() < 0.3 ? [goalIds.signup] : [],
@@ -140,7 +142,8 @@ export function registerDemo(ctx: PluginContext, tracker: Tracker, goals: GoalSt
         const latest = d === 0 ? Math.max(dayStart, ctx.clock.unix() - 600) : dayStart + DAY - 900;
         const plans = Array.from({ length: perDay }, () => {
           const back = returning.length > 0 && random() < 0.3;
-          const visitor = back ? returning[between(random, 0, returning.length - 1)]! : { uid: randomBytes(8).toString('hex'), ip: publicIp(random), ua: weighted(random, DEMO_AGENTS).ua };
+          const agent = weighted(random, DEMO_AGENTS);
+          const visitor = back ? returning[between(random, 0, returning.length - 1)]! : { uid: randomBytes(8).toString('hex'), ip: publicIp(random), ua: agent.ua, screen: agent.screen };
           if (!back) returning.push(visitor);
           return { visitor, start: between(random, dayStart, Math.max(dayStart, latest)) };
         });

@@ -11,7 +11,14 @@ interface TableSpec {
 /** The free datatables of the statistics tab: one dimension, rows sorted by the first metric. */
 const TABLES: readonly TableSpec[] = [
   { id: 'pages', dimension: 'page_url', defaultMetrics: ['pageviews', 'sessions', 'bounce_rate', 'avg_time_on_page'] },
+  { id: 'entry-pages', dimension: 'entry_page', defaultMetrics: ['sessions', 'pageviews', 'bounce_rate'] },
+  { id: 'exit-pages', dimension: 'exit_page', defaultMetrics: ['sessions', 'pageviews'] },
+  { id: 'referring-domains', dimension: 'referrer_domain', defaultMetrics: ['sessions', 'pageviews', 'bounce_rate'] },
   { id: 'referrers', dimension: 'referrer', defaultMetrics: ['sessions', 'pageviews', 'bounce_rate'] },
+  { id: 'operating-systems', dimension: 'platform', defaultMetrics: ['sessions', 'pageviews'] },
+  { id: 'os-versions', dimension: 'os_version', defaultMetrics: ['sessions', 'pageviews'] },
+  { id: 'browser-versions', dimension: 'browser_version', defaultMetrics: ['sessions', 'pageviews'] },
+  { id: 'screen-sizes', dimension: 'screen', defaultMetrics: ['sessions', 'pageviews'] },
   { id: 'countries', dimension: 'country', defaultMetrics: ['sessions', 'pageviews'] },
   { id: 'not-found-pages', dimension: 'page_url', defaultMetrics: ['pageviews'], status: '404' },
 ];

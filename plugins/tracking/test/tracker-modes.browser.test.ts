@@ -46,6 +46,8 @@ describeBrowser('the tracker in each privacy mode (tracking.md §2.1, §3.4)', (
       page_type: 'post',
       search_term: 'red shoes',
       should_load_ecommerce: false,
+      // Not a field of §2.1: the viewport class in a field of its own (README "Screen sizes").
+      screen: 'laptop',
     });
     expect(await count(h.tk, 'searches', 'search_term = ?', ['red shoes'])).toBe(1);
 
@@ -80,7 +82,7 @@ describeBrowser('the tracker in each privacy mode (tracking.md §2.1, §3.4)', (
     await first.page.goto(`${h.site.url}/fingerprint/`);
     const [row] = await until(() => pageviews(h, '/fingerprint/'), (r) => r.length === 1);
     expect(row!.uid).toMatch(HEX32);
-    expect(payloadOf(first.sent[0]!)).toMatchObject({ uid: null, fingerprint: row!.uid });
+    expect(payloadOf(first.sent[0]!)).toMatchObject({ uid: null, fingerprint: row!.uid, screen: 'laptop' });
     expect(await first.context.cookies(h.site.url)).toEqual([]);
     const scripts = await first.page.evaluate(() => [...document.scripts].map((s) => s.src));
     expect(scripts.some((src) => src.includes('/svc/js/svc-cookieless.min.js?v='))).toBe(true);

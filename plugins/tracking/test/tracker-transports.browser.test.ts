@@ -2,7 +2,7 @@
 import { describeBrowser, launchBrowser } from '../../../test/helpers/browser';
 import { freePort } from '../../../test/helpers/test-kernel';
 import { type TrackerHarness, type Visitor, pageviews, payloadOf, startHarness, tracked, until } from './fixtures/tracker-harness';
-import { setOptions } from './helpers';
+import { rows, setOptions } from './helpers';
 
 const STATUS_OPTION = 'svc_tracking_status';
 
@@ -21,15 +21,22 @@ describeBrowser('transports and serving in the browser (tracking.md §4, §5)', 
   });
 
   const page = async (path: string, body = '<a id="away" href="/away/">away</a>') => h.site.page(path, { head: await h.snippet(), body });
+  const screenOf = async (sessionId: number) => {
+    const [row] = await rows<{ screen: string }>(h.tk, 'sessions', 'ID = ?', [sessionId]);
+    return row!.screen;
+  };
   const leave = (v: Visitor) => Promise.all([v.page.waitForURL('**/away/'), v.page.click('#away')]);
 
   it('sends hits to {api_base}/track as double-encoded JSON, after a CORS preflight, by default', async () => {
     await page('/rest/');
     await page('/away/');
-    const v = await h.visitor();
+    const v = await h.visitor({ viewport: { width: 390, height: 800 } });
     await v.page.clock.install();
     await v.page.goto(`${h.site.url}/rest/`);
-    await until(() => pageviews(h, '/rest/'), (r) => r.length === 1);
+    const [view] = await until(() => pageviews(h, '/rest/'), (r) => r.length === 1);
+    // The viewport class rides in its own field (README "Screen sizes") and stays with the session.
+    expect(payloadOf(v.sent[0]!)).toMatchObject({ screen: 'mobile' });
+    expect(await screenOf(view!.session_id)).toBe('mobile');
     expect(v.sent.map((s) => [s.url, s.contentType])).toEqual([[`${h.tk.api}/track`, 'application/json']]);
     expect(typeof JSON.parse(v.sent[0]!.body)).toBe('string');
     expect(h.tk.logs.some((l) => l.method === 'OPTIONS' && String(l.url).endsWith('/svc/v1/track') && l.status === 204)).toBe(true);
@@ -50,7 +57,7 @@ describeBrowser('transports and serving in the browser (tracking.md §4, §5)', 
     expect(v.sent).toHaveLength(1);
     expect(v.sent[0]!.url).toBe(`${h.tk.url}/svc/endpoint`);
     expect(v.sent[0]!.contentType).toMatch(/^text\/plain/);
-    expect(payloadOf(v.sent[0]!)).toMatchObject({ url: `${h.site.url}/beacon/` });
+    expect(payloadOf(v.sent[0]!)).toMatchObject({ url: `${h.site.url}/beacon/`, screen: 'laptop' });
     await v.page.clock.runFor(1_100);
     await leave(v);
     await until(() => pageviews(h, '/beacon/'), (r) => r[0]!.time_on_page >= 1);

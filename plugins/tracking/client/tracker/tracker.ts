@@ -1,5 +1,6 @@
 import { cookieUid } from './cookie';
 import { goalApplies, pageIdentity } from './page';
+import { screenClass } from './screen';
 import { send } from './send';
 import { markActive, startClock, takeSeconds } from './time';
 import type { SvcGlobal } from './types';
@@ -67,6 +68,7 @@ function start(svc: SvcGlobal, identify?: (svc: SvcGlobal) => Promise<void>): vo
       ...page,
       search_term: new URLSearchParams(location.search).get('s') || '',
       should_load_ecommerce: !!options.should_load_ecommerce,
+      screen: screenClass(),
     });
     if (!goalsLoaded && goals.active.some((goal) => goalApplies(goal, page.page_id))) {
       goalsLoaded = true;
