@@ -1,0 +1,53 @@
+import { badRequest } from '../errors';
+
+/** Rows a details view, a whole-set CSV or one file of an export reads at most from one datatable. */
+export const DETAILS_MAX_ROWS = 10000;
+const MAX_SEARCH = 255;
+
+/** The details parameters of a datatable request: search, sort and page over all its rows. */
+export interface DetailsQuery {
+  /** Lower-case text every row must contain in one of its dimension columns. */
+  search: string;
+  orderBy: string | null;
+  order: 'asc' | 'desc';
+  offset: number;
+}
+
+const DETAIL_KEYS = ['search', 'order_by', 'order', 'offset', 'details'] as const;
+
+/** True when the request names any details parameter (otherwise the route answers exactly as documented). */
+export function wantsDetails(query: Readonly<Record<string, unknown>>): boolean {
+  return DETAIL_KEYS.some((key) => query[key] !== undefined && query[key] !== '');
+}
+
+const invalid = (message: string, field: string) => badRequest(message, 'svc_invalid_param', { field });
+
+/** Reads `search`, `order_by` (one of `columns`), `order` (`asc`/`desc`) and `offset`; a bad one is a 400 naming it. */
+export function parseDetails(query: Readonly<Record<string, unknown>>, columns: readonly string[]): DetailsQuery {
+  const { search = '', order_by: orderBy = '', order = 'desc', offset = '0' } = query;
+  if (typeof search !== 'string' || search.length > MAX_SEARCH) throw invalid(`search must be text of at most ${MAX_SEARCH} characters.`, 'search');
+  if (typeof orderBy !== 'string' || (orderBy !== '' && !columns.includes(orderBy))) throw invalid(`order_by must be one of ${columns.join(', ')}.`, 'order_by');
+  if (order !== 'asc' && order !== 'desc') throw invalid('order must be asc or desc.', 'order');
+  const at = typeof offset === 'string' && /^\d{1,9}$/.test(offset) ? Number(offset) : typeof offset === 'number' ? offset : NaN;
+  if (!Number.isInteger(at) || at < 0 || at >= DETAILS_MAX_ROWS) throw invalid(`offset must be a whole number from 0 to ${DETAILS_MAX_ROWS - 1}.`, 'offset');
+  return { search: search.trim().toLowerCase(), orderBy: orderBy || null, order, offset: at };
+}
+
+function compare(a: unknown, b: unknown): number {
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  return String(a ?? '').localeCompare(String(b ?? ''));
+}
+
+/**
+ * The rows that contain the search in one of the `dimensions` (plain text,
+ * case-insensitive: no wildcard), sorted by the chosen column (ties by the
+ * dimensions, so pages never overlap). Without `order_by` the datatable's own
+ * order stays.
+ */
+export function searchAndSort<T extends Record<string, unknown>>(rows: readonly T[], details: DetailsQuery, dimensions: readonly string[]): T[] {
+  const found = details.search ? rows.filter((row) => dimensions.some((d) => String(row[d] ?? '').toLowerCase().includes(details.search))) : [...rows];
+  const { orderBy } = details;
+  if (!orderBy) return found;
+  const sign = details.order === 'asc' ? 1 : -1;
+  return found.sort((a, b) => sign * compare(a[orderBy], b[orderBy]) || dimensions.reduce((r, d) => r || compare(a[d], b[d]), 0));
+}
