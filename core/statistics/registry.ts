@@ -85,7 +85,9 @@ export class DataRegistry {
       meta: { tab: def.tab, dataId: def.id },
       handler: async (req) => {
         const format = formatOf(req.query);
-        const request = this.parseFor(def, req.query, req.site.timezone);
+        const parsed = this.parseFor(def, req.query, req.site.timezone);
+        // The CSV of a data type holds all its rows.
+        const request = format === 'csv' ? { ...parsed, limit: DETAILS_MAX_ROWS } : parsed;
         const data = await def.run(request, { queryId: `data_${def.id}`, siteId: req.site.id, timezone: req.site.timezone, rest: req });
         if (format === 'json') return ok(data);
         if (!def.csvFiles || !isRows(data)) throw badRequest(`${def.id} has no rows to write as CSV.`, 'svc_invalid_param', { field: 'format' });
