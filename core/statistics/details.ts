@@ -22,11 +22,23 @@ export function wantsDetails(query: Readonly<Record<string, unknown>>): boolean 
 
 const invalid = (message: string, field: string) => badRequest(message, 'svc_invalid_param', { field });
 
-/** Reads `search`, `order_by` (one of `columns`), `order` (`asc`/`desc`) and `offset`; a bad one is a 400 naming it. */
-export function parseDetails(query: Readonly<Record<string, unknown>>, columns: readonly string[]): DetailsQuery {
+/** The columns of an answer: its dimensions, its metrics, then any other field its rows carry (such as a channel). */
+export function columnsOf(groupBy: readonly string[], metrics: readonly string[], rows: ReadonlyArray<Record<string, unknown>>): string[] {
+  const all = [...groupBy, ...metrics];
+  for (const row of rows) for (const key of Object.keys(row)) if (!all.includes(key)) all.push(key);
+  return all;
+}
+
+/**
+ * Reads `search`, `order_by` (one of `columns`), `order` (`asc`/`desc`) and
+ * `offset`; a bad one is a 400 naming it. With no rows, the extra columns are
+ * unknown, so any column name is taken (a bookmarked sort of a period without data).
+ */
+export function parseDetails(query: Readonly<Record<string, unknown>>, columns: readonly string[], noRows = false): DetailsQuery {
   const { search = '', order_by: orderBy = '', order = 'desc', offset = '0' } = query;
   if (typeof search !== 'string' || search.length > MAX_SEARCH) throw invalid(`search must be text of at most ${MAX_SEARCH} characters.`, 'search');
-  if (typeof orderBy !== 'string' || (orderBy !== '' && !columns.includes(orderBy))) throw invalid(`order_by must be one of ${columns.join(', ')}.`, 'order_by');
+  const known = typeof orderBy === 'string' && (orderBy === '' || columns.includes(orderBy) || (noRows && /^[a-z_]{1,64}$/.test(orderBy)));
+  if (!known) throw invalid(`order_by must be one of ${columns.join(', ')}.`, 'order_by');
   if (order !== 'asc' && order !== 'desc') throw invalid('order must be asc or desc.', 'order');
   const at = typeof offset === 'string' && /^\d{1,9}$/.test(offset) ? Number(offset) : typeof offset === 'number' ? offset : NaN;
   if (!Number.isInteger(at) || at < 0 || at >= DETAILS_MAX_ROWS) throw invalid(`offset must be a whole number from 0 to ${DETAILS_MAX_ROWS - 1}.`, 'offset');

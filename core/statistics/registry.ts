@@ -4,7 +4,7 @@ import { ok } from '../http/envelope';
 import type { RouteDefinition } from '../http/rest-router';
 import { RestResponse, type RestRequest } from '../http/rest-types';
 import { toCsv } from './csv';
-import { DETAILS_MAX_ROWS, parseDetails, searchAndSort, wantsDetails } from './details';
+import { columnsOf, DETAILS_MAX_ROWS, parseDetails, searchAndSort, wantsDetails } from './details';
 import { zipStream, type ZipFile } from './export-zip';
 import type { AllowList, DataRequest } from './request';
 import type { StatsFilter, StatusFilter } from './types';
@@ -113,10 +113,13 @@ export class DataRegistry {
           const rows = await def.run(request, context);
           return format === 'json' ? ok(rows) : csvResponse(rows, columns, filename);
         }
-        const details = parseDetails(req.query, columns);
-        const all = searchAndSort(await def.run({ ...request, limit: DETAILS_MAX_ROWS }, context), details, request.groupBy);
+        const rows = await def.run({ ...request, limit: DETAILS_MAX_ROWS }, context);
+        const every = columnsOf(request.groupBy, request.metrics, rows);
+        const details = parseDetails(req.query, every, rows.length === 0);
+        const all = searchAndSort(rows, details, request.groupBy);
         if (format === 'csv') return csvResponse(all, columns, filename);
-        return ok({ rows: all.slice(details.offset, details.offset + request.limit), total: all.length, offset: details.offset, limit: request.limit, columns });
+        const page = all.slice(details.offset, details.offset + request.limit);
+        return ok({ rows: page, total: all.length, offset: details.offset, limit: request.limit, columns: every, dimensions: request.groupBy });
       },
     };
   }

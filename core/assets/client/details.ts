@@ -12,6 +12,8 @@ interface DetailsAnswer {
   offset: number;
   limit: number;
   columns: string[];
+  /** The columns that are dimensions (text), the first of them the row's label. */
+  dimensions: string[];
 }
 
 /** A table's panel that can open its details: the datatable it reads and the heading it shows. */
@@ -120,7 +122,8 @@ export class DetailsView {
   }
 
   private render(body: Element, answer: DetailsAnswer): void {
-    const [dimension, ...figures] = this.columns;
+    const [dimension, ...others] = this.columns;
+    const texts = new Set(answer.dimensions);
     const orderBy = this.page.option(PARAMS.orderBy);
     const order = this.page.option(PARAMS.order) === 'asc' ? 'asc' : 'desc';
     const head = el(
@@ -131,13 +134,17 @@ export class DetailsView {
         const button = el('button', { type: 'button', class: 'sort', 'data-sort': key }, columnLabel(key, this.labels), sorted ? (order === 'asc' ? ' ▲' : ' ▼') : '');
         // A new column sorts text A to Z and figures from the largest; the same column again turns the order round.
         button.addEventListener('click', () => this.sortBy(key, sorted ? (order === 'asc' ? 'desc' : 'asc') : i === 0 ? 'asc' : 'desc'));
-        return el('th', { scope: 'col', class: i === 0 ? '' : 'num', 'aria-sort': sorted ? (order === 'asc' ? 'ascending' : 'descending') : 'none' }, button);
+        return el('th', { scope: 'col', class: texts.has(key) ? '' : 'num', 'aria-sort': sorted ? (order === 'asc' ? 'ascending' : 'descending') : 'none' }, button);
       }),
     );
     const rows = answer.rows.map((row) => {
       const value = String(row[dimension ?? ''] ?? '');
       const text = (dimension && this.labels[dimension]?.value?.(value)) || value || '(none)';
-      return el('tr', {}, labelCell(text, text), ...figures.map((key) => el('td', { class: 'num', 'data-label': columnLabel(key, this.labels) }, formatValue(row[key], formatOf(key)))));
+      const cells = others.map((key) => {
+        const attrs = { class: texts.has(key) ? 'text' : 'num', 'data-label': columnLabel(key, this.labels) };
+        return el('td', attrs, texts.has(key) ? String(row[key] ?? '') : formatValue(row[key], formatOf(key)));
+      });
+      return el('tr', {}, labelCell(text, text), ...cells);
     });
     clear(body, answer.total === 0 ? notice('empty', 'No rows match.') : tableBox(head, rows, 'data-table details-table'));
     this.renderSortSelect(orderBy, order);
