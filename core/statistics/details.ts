@@ -45,19 +45,25 @@ export function parseDetails(query: Readonly<Record<string, unknown>>, columns: 
   return { search: search.trim().toLowerCase(), orderBy: orderBy || null, order, offset: at };
 }
 
-function compare(a: unknown, b: unknown): number {
+/** A money cell (`{ currency, value }`) sorts by its value. */
+const sortable = (v: unknown): unknown => (typeof v === 'object' && v !== null && typeof (v as { value?: unknown }).value === 'number' ? (v as { value: number }).value : v);
+
+function compare(x: unknown, y: unknown): number {
+  const [a, b] = [sortable(x), sortable(y)];
   if (typeof a === 'number' && typeof b === 'number') return a - b;
   return String(a ?? '').localeCompare(String(b ?? ''));
 }
 
+const hasText = (row: Record<string, unknown>, search: string) => Object.values(row).some((v) => typeof v === 'string' && v.toLowerCase().includes(search));
+
 /**
- * The rows that contain the search in one of the `dimensions` (plain text,
- * case-insensitive: no wildcard), sorted by the chosen column (ties by the
- * dimensions, so pages never overlap). Without `order_by` the datatable's own
- * order stays.
+ * The rows that contain the search in one of their text fields (the
+ * dimensions, a product's name, a channel: plain text, case-insensitive, no
+ * wildcard), sorted by the chosen column (ties by the dimensions, so pages
+ * never overlap). Without `order_by` the datatable's own order stays.
  */
 export function searchAndSort<T extends Record<string, unknown>>(rows: readonly T[], details: DetailsQuery, dimensions: readonly string[]): T[] {
-  const found = details.search ? rows.filter((row) => dimensions.some((d) => String(row[d] ?? '').toLowerCase().includes(details.search))) : [...rows];
+  const found = details.search ? rows.filter((row) => hasText(row, details.search)) : [...rows];
   const { orderBy } = details;
   if (!orderBy) return found;
   const sign = details.order === 'asc' ? 1 : -1;

@@ -33,6 +33,15 @@ function columnLabel(key: string, labels: FilterLabels): string {
   return name.charAt(0).toUpperCase() + name.slice(1);
 }
 
+/** A cell as text: a money cell (`{ currency, value }`) as its value and currency. */
+function cellText(value: unknown, key: string): string {
+  if (typeof value === 'object' && value !== null && 'value' in value) {
+    const money = value as { value: unknown; currency?: unknown };
+    return `${formatValue(money.value)} ${typeof money.currency === 'string' ? money.currency : ''}`.trim();
+  }
+  return formatValue(value, formatOf(key));
+}
+
 const formatOf = (key: string) => (key.endsWith('_rate') ? 'percent' : key.startsWith('avg_') ? 'duration' : 'number');
 
 /**
@@ -142,7 +151,7 @@ export class DetailsView {
       const text = (dimension && this.labels[dimension]?.value?.(value)) || value || '(none)';
       const cells = others.map((key) => {
         const attrs = { class: texts.has(key) ? 'text' : 'num', 'data-label': columnLabel(key, this.labels) };
-        return el('td', attrs, texts.has(key) ? String(row[key] ?? '') : formatValue(row[key], formatOf(key)));
+        return el('td', attrs, texts.has(key) ? String(row[key] ?? '') : cellText(row[key], key));
       });
       return el('tr', {}, labelCell(text, text), ...cells);
     });

@@ -95,6 +95,8 @@ export class DataPage {
     readonly root: HTMLElement,
     private readonly sections: Section[],
     labels: FilterLabels = {},
+    /** Parameters of the page's own that every request, CSV, details view and export sends (the sales currency). */
+    private readonly extraParams: () => Record<string, unknown> = () => ({}),
   ) {
     this.labels = { ...DIMENSION_LABELS, ...labels };
     this.panelFilters = readPanelFilters(root.dataset.panelFilters);
@@ -144,7 +146,7 @@ export class DataPage {
   }
 
   params(extra: Record<string, unknown> = {}): Record<string, unknown> {
-    return { date_start: this.state.dateStart, date_end: this.state.dateEnd, filters: this.state.filters, ...extra };
+    return { date_start: this.state.dateStart, date_end: this.state.dateEnd, filters: this.state.filters, ...this.extraParams(), ...extra };
   }
 
   /** Filters the page by one value (a clicked row), in place of any filter on `key`; null removes it. */
