@@ -103,6 +103,15 @@ describeBrowser('details view of a panel: all rows, search, sort, pages, CSV and
       expect(Object.keys(files).sort()).toEqual(['browsers.csv', 'countries.csv', 'devices.csv', 'goals.csv', 'not-found-pages.csv', 'pages.csv', 'platforms.csv', 'referrers.csv']);
       expect(strFromU8(files['pages.csv']!).trim().split('\r\n')).toHaveLength(total + 1);
 
+      // A refused export says why beside its button.
+      await b.page.route('**/data/export/statistics*', (route) =>
+        route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ success: false, code: 'svc_export_timeout', message: 'The export took too long.' }) }),
+      );
+      await b.page.click('[data-export-all="statistics"]');
+      await b.page.waitForSelector('.export-all .export-error');
+      expect(await b.page.textContent('.export-all .export-error')).toBe('No export: The export took too long.');
+      await b.page.unroute('**/data/export/statistics*');
+
       const browsers = await download('[data-export="browsers"] button.export');
       expect((await text(browsers)).split('\r\n')[0]).toBe('browser,sessions,pageviews,share');
       await b.page.screenshot({ path: path.join(OUTPUT, `statistics-panels-${width}.png`), fullPage: width > 400 });
