@@ -84,13 +84,14 @@ export class DataRegistry {
       capability: def.capability ?? 'view_svc_statistics',
       meta: { tab: def.tab, dataId: def.id },
       handler: async (req) => {
-        const format = formatOf(req.query);
+        // `format` is read only where a type writes CSV; elsewhere it stays ignored, as it always was.
+        const format = def.csvFiles ? formatOf(req.query) : 'json';
         const parsed = this.parseFor(def, req.query, req.site.timezone);
         // The CSV of a data type holds all its rows.
         const request = format === 'csv' ? { ...parsed, limit: DETAILS_MAX_ROWS } : parsed;
         const data = await def.run(request, { queryId: `data_${def.id}`, siteId: req.site.id, timezone: req.site.timezone, rest: req });
         if (format === 'json') return ok(data);
-        if (!def.csvFiles || !isRows(data)) throw badRequest(`${def.id} has no rows to write as CSV.`, 'svc_invalid_param', { field: 'format' });
+        if (!isRows(data)) throw badRequest(`${def.id} has no rows to write as CSV.`, 'svc_invalid_param', { field: 'format' });
         return csvResponse(data, [...request.groupBy, ...request.metrics], `${def.id}-${request.dateStart}-${request.dateEnd}.csv`);
       },
     };
