@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import express, { type Request, type RequestHandler, type Response, Router } from 'express';
 import type { Nonces } from '../auth/nonces';
 import { ANONYMOUS, type Principal } from '../auth/types';
@@ -123,6 +124,7 @@ function send(res: Response, result: unknown): void {
     res.status(result.status).set(result.headers);
     if (result.body === undefined || result.body === null) res.end();
     else if (typeof result.body === 'string' || Buffer.isBuffer(result.body)) res.send(result.body);
+    else if (result.body instanceof Readable) result.body.pipe(res);
     else res.json(result.body);
     return;
   }

@@ -4,6 +4,8 @@ import { ok } from '../http/envelope';
 import type { RouteDefinition } from '../http/rest-router';
 import { RestResponse, type RestRequest } from '../http/rest-types';
 import { toCsv } from './csv';
+import { columnsOf, DETAILS_MAX_ROWS, parseDetails, searchAndSort, wantsDetails } from './details';
+import { zipStream, type ZipFile } from './export-zip';
 import type { AllowList, DataRequest } from './request';
 import type { StatsFilter, StatusFilter } from './types';
 
@@ -31,6 +33,12 @@ interface DataDefBase {
 
 /** `GET {api_base}/data/{id}`. */
 export interface DataTypeDef extends DataDefBase {
+  /**
+   * The CSV files this data type adds to its tab's export, each run with the
+   * export's period and filters plus `query` (e.g. `{ group_by: 'browser' }`).
+   * Its answer must then be an array of rows; such a type also answers `?format=csv`.
+   */
+  csvFiles?: ReadonlyArray<{ name: string; query?: Readonly<Record<string, string>> }>;
   run(request: DataRequest, context: DataRunContext): Promise<unknown>;
 }
 
@@ -42,6 +50,24 @@ export interface DatatableDef extends DataDefBase {
 }
 
 const ID = /^[a-z_-]+$/;
+/** How long one export may run its queries before it gives up (each query also has the statement limit). */
+const EXPORT_MAX_MS = 60_000;
+
+const isRows = (value: unknown): value is Array<Record<string, unknown>> =>
+  Array.isArray(value) && value.every((row) => typeof row === 'object' && row !== null && !Array.isArray(row));
+
+function csvResponse(rows: ReadonlyArray<Record<string, unknown>>, columns: readonly string[], filename: string): RestResponse {
+  return new RestResponse(200, toCsv(rows, columns), {
+    'Content-Type': 'text/csv; charset=utf-8',
+    'Content-Disposition': `attachment; filename="${filename}"`,
+  });
+}
+
+function formatOf(query: Readonly<Record<string, unknown>>): 'json' | 'csv' {
+  const format = query.format ?? 'json';
+  if (format !== 'json' && format !== 'csv') throw badRequest('format must be json or csv.', 'svc_invalid_param', { field: 'format' });
+  return format;
+}
 
 /** Data types and datatables by id; each becomes a REST route with meta `{ tab, dataId }`. */
 export class DataRegistry {
@@ -57,7 +83,17 @@ export class DataRegistry {
       path: `${def.base ?? '/data'}/${def.id}`,
       capability: def.capability ?? 'view_svc_statistics',
       meta: { tab: def.tab, dataId: def.id },
-      handler: async (req) => ok(await def.run(this.parseFor(def, req.query, req.site.timezone), { queryId: `data_${def.id}`, siteId: req.site.id, timezone: req.site.timezone, rest: req })),
+      handler: async (req) => {
+        // `format` is read only where a type writes CSV; elsewhere it stays ignored, as it always was.
+        const format = def.csvFiles ? formatOf(req.query) : 'json';
+        const parsed = this.parseFor(def, req.query, req.site.timezone);
+        // The CSV of a data type holds all its rows.
+        const request = format === 'csv' ? { ...parsed, limit: DETAILS_MAX_ROWS } : parsed;
+        const data = await def.run(request, { queryId: `data_${def.id}`, siteId: req.site.id, timezone: req.site.timezone, rest: req });
+        if (format === 'json') return ok(data);
+        if (!isRows(data)) throw badRequest(`${def.id} has no rows to write as CSV.`, 'svc_invalid_param', { field: 'format' });
+        return csvResponse(data, [...request.groupBy, ...request.metrics], `${def.id}-${request.dateStart}-${request.dateEnd}.csv`);
+      },
     };
   }
 
@@ -69,16 +105,22 @@ export class DataRegistry {
       capability: def.capability ?? 'view_svc_statistics',
       meta: { tab: def.tab, dataId: def.id, datatable: true },
       handler: async (req) => {
-        const format = req.query.format ?? 'json';
-        if (format !== 'json' && format !== 'csv') throw badRequest('format must be json or csv.', 'svc_invalid_param', { field: 'format' });
+        const format = formatOf(req.query);
         const request = this.parseFor(def, req.query, req.site.timezone);
-        const rows = await def.run(request, { queryId: `datatable_${def.id}`, siteId: req.site.id, timezone: req.site.timezone, rest: req });
-        if (format === 'json') return ok(rows);
+        const context = { queryId: `datatable_${def.id}`, siteId: req.site.id, timezone: req.site.timezone, rest: req };
+        const columns = [...request.groupBy, ...request.metrics];
         const filename = `${def.id}-${request.dateStart}-${request.dateEnd}.csv`;
-        return new RestResponse(200, toCsv(rows, [...request.groupBy, ...request.metrics]), {
-          'Content-Type': 'text/csv; charset=utf-8',
-          'Content-Disposition': `attachment; filename="${filename}"`,
-        });
+        if (!wantsDetails(req.query)) {
+          const rows = await def.run(request, context);
+          return format === 'json' ? ok(rows) : csvResponse(rows, columns, filename);
+        }
+        const rows = await def.run({ ...request, limit: DETAILS_MAX_ROWS }, context);
+        const every = columnsOf(request.groupBy, request.metrics, rows);
+        const details = parseDetails(req.query, every, rows.length === 0);
+        const all = searchAndSort(rows, details, request.groupBy);
+        if (format === 'csv') return csvResponse(all, columns, filename);
+        const page = all.slice(details.offset, details.offset + request.limit);
+        return ok({ rows: page, total: all.length, offset: details.offset, limit: request.limit, columns: every, dimensions: request.groupBy });
       },
     };
   }
@@ -86,6 +128,7 @@ export class DataRegistry {
   /** Routes answering unknown ids below `/data` (added after every plugin registered). */
   fallbackRoutes(): RouteDefinition[] {
     return [
+      ...this.exportRoutes(),
       {
         method: 'GET',
         path: '/data/datatable',
@@ -111,6 +154,57 @@ export class DataRegistry {
         },
       },
     ];
+  }
+
+  /**
+   * `GET {api_base}/data/export/{tab}`: a zip of one CSV per datatable of the
+   * tab (all rows, up to DETAILS_MAX_ROWS) and per CSV file its data types
+   * declare, for the request's period, filters and site. A table that refuses
+   * the filters is left out and named in `skipped.csv`.
+   */
+  private exportRoutes(): RouteDefinition[] {
+    const tabs = new Map<string, Capability>();
+    for (const def of [...this.tables.values(), ...this.types.values()]) if (!tabs.has(def.tab)) tabs.set(def.tab, def.capability ?? 'view_svc_statistics');
+    return [...tabs].map(([tab, capability]) => ({
+      method: 'GET' as const,
+      path: `/data/export/${tab}`,
+      capability,
+      meta: { tab, dataId: 'export' },
+      handler: async (req: RestRequest) => {
+        const query = Object.fromEntries(Object.entries(req.query).filter(([key]) => !['format', 'limit', 'group_by', 'metrics'].includes(key)));
+        const started = Date.now();
+        const files: ZipFile[] = [];
+        const skipped: Array<{ file: string; reason: string }> = [];
+        const same = (def: DataDefBase) => def.tab === tab && (def.capability ?? 'view_svc_statistics') === capability;
+        const jobs = [
+          ...[...this.tables.values()].filter(same).map((def) => ({ name: def.id, def, query: {} as Readonly<Record<string, string>> })),
+          ...[...this.types.values()].filter(same).flatMap((def) => (def.csvFiles ?? []).map((file) => ({ name: file.name, def, query: file.query ?? {} }))),
+        ];
+        let period = '';
+        for (const job of jobs) {
+          if (Date.now() - started > EXPORT_MAX_MS) throw new SvcError('svc_export_timeout', 'The export took too long: choose a shorter period or fewer filters.', 503);
+          let request: DataRequest;
+          try {
+            request = this.parseFor(job.def, { ...query, ...job.query }, req.site.timezone);
+          } catch (err) {
+            if (err instanceof SvcError && err.code === 'svc_invalid_filter') {
+              skipped.push({ file: `${job.name}.csv`, reason: err.message });
+              continue;
+            }
+            throw err;
+          }
+          period = `${request.dateStart}-${request.dateEnd}`;
+          const context = { queryId: `export_${job.name}`, siteId: req.site.id, timezone: req.site.timezone, rest: req };
+          const rows = await job.def.run({ ...request, limit: DETAILS_MAX_ROWS }, context);
+          if (isRows(rows)) files.push({ name: `${job.name}.csv`, text: toCsv(rows, [...request.groupBy, ...request.metrics]) });
+        }
+        if (skipped.length) files.push({ name: 'skipped.csv', text: toCsv(skipped, ['file', 'reason']) });
+        return new RestResponse(200, zipStream(files), {
+          'Content-Type': 'application/zip',
+          'Content-Disposition': `attachment; filename="${tab}-${period || 'export'}.zip"`,
+        });
+      },
+    }));
   }
 
   /** Runs a data type as its route would, for callers such as report blocks. */

@@ -70,8 +70,8 @@ describeBrowser('filters on every panel', () => {
       }
       expect(await page.locator('[data-revenue-chart]').isVisible()).toBe(false);
       // A panel the filter does not apply to offers no CSV of it; the others do.
-      expect(await page.locator('[data-sales-export="subscription_products"] button.export').isVisible()).toBe(false);
-      expect(await page.locator('[data-sales-export="sales_products"] button.export').isVisible()).toBe(true);
+      expect(await page.locator('[data-export="subscription_products"] button.export').isVisible()).toBe(false);
+      expect(await page.locator('[data-export="sales_products"] button.export').isVisible()).toBe(true);
       expect(await page.locator('[data-sales-cards] .metric-card').count()).toBe(5);
       expect(await page.locator('[data-funnel] tbody tr').count()).toBe(5);
       expect(await noSidewaysScroll(page)).toBe(true);

@@ -1,4 +1,5 @@
 import { type Api, createApi } from './api';
+import { DetailsView } from './details';
 import { clear, el, notice } from './dom';
 import { renderFilterChips } from './filter-chips';
 import { type ChipFilter, viewFilter } from './filters';
@@ -88,11 +89,14 @@ export class DataPage {
   private readonly labels: FilterLabels;
   /** Panel name → the filters its data routes take (`data-panel-filters`); a panel not listed takes every filter. */
   private readonly panelFilters: Record<string, string[]>;
+  private readonly details: DetailsView;
 
   constructor(
     readonly root: HTMLElement,
     private readonly sections: Section[],
     labels: FilterLabels = {},
+    /** Parameters of the page's own that every request, CSV, details view and export sends (the sales currency). */
+    private readonly extraParams: () => Record<string, unknown> = () => ({}),
   ) {
     this.labels = { ...DIMENSION_LABELS, ...labels };
     this.panelFilters = readPanelFilters(root.dataset.panelFilters);
@@ -100,10 +104,41 @@ export class DataPage {
     this.state = readState(location.search, siteToday(this.timezone));
     root.classList.toggle('filters-locked', this.share !== null && !this.share.canFilter);
     this.bindRange();
-    for (const block of root.querySelectorAll<HTMLElement>('[data-export]')) {
+    this.details = new DetailsView(this, this.bindExports(), this.labels);
+    this.details.restore();
+  }
+
+  /**
+   * Wires the panels marked `data-export="<name>"`: a CSV button with all the
+   * rows (of the datatable `<name>`, or of `data-export-path` with the
+   * `data-export-query` parameters), and on datatables an "All rows" button opening the details
+   * view. A `[data-export-all="<tab>"]` button downloads the tab's zip.
+   */
+  private bindExports(): Array<{ id: string; path: string; title: string }> {
+    const sources = [];
+    for (const block of this.root.querySelectorAll<HTMLElement>('[data-export]')) {
       const id = block.dataset.export!;
-      block.querySelector('button.export')?.addEventListener('click', () => void this.downloadCsv(block, `/data/datatable/${id}`, this.params({ format: 'csv' }), id));
+      const path = block.dataset.exportPath ?? `/data/datatable/${id}`;
+      const extra = readJson(block.dataset.exportQuery);
+      block.querySelector('button.export')?.addEventListener('click', () => void this.downloadCsv(block, path, this.params({ ...extra, details: 1, format: 'csv' }), id));
+      if (!path.includes('/datatable/')) continue;
+      const source = { id, path, title: block.querySelector('h2')?.textContent ?? id };
+      sources.push(source);
+      const open = el('button', { type: 'button', class: 'secondary details-open' }, 'All rows');
+      open.addEventListener('click', () => this.details.open(source));
+      const actions = el('span', { class: 'panel-actions' }, open);
+      const csv = block.querySelector('header button.export');
+      if (csv) {
+        csv.replaceWith(actions);
+        actions.append(csv);
+      } else block.querySelector('header')?.append(actions);
     }
+    for (const button of this.root.querySelectorAll<HTMLElement>('[data-export-all]')) {
+      const tab = button.dataset.exportAll!;
+      const box = button.parentElement ?? this.root;
+      button.addEventListener('click', () => void this.download(box, `/data/export/${tab}`, this.params(), `${tab}-${this.state.dateStart}-${this.state.dateEnd}.zip`));
+    }
+    return sources;
   }
 
   get timezone(): string {
@@ -111,7 +146,7 @@ export class DataPage {
   }
 
   params(extra: Record<string, unknown> = {}): Record<string, unknown> {
-    return { date_start: this.state.dateStart, date_end: this.state.dateEnd, filters: this.state.filters, ...extra };
+    return { date_start: this.state.dateStart, date_end: this.state.dateEnd, filters: this.state.filters, ...this.extraParams(), ...extra };
   }
 
   /** Filters the page by one value (a clicked row), in place of any filter on `key`; null removes it. */
@@ -143,6 +178,7 @@ export class DataPage {
     this.root.dispatchEvent(new CustomEvent('svc:view'));
     const period = this.root.querySelector('[data-period]');
     if (period) period.textContent = `${this.state.dateStart} – ${this.state.dateEnd}`;
+    this.details.reload();
     await Promise.all(this.sections.map((section) => this.loadSection(section, generation)));
   }
 
@@ -196,17 +232,22 @@ export class DataPage {
   }
 
   /** Saves a block's table as `<name>-<start>-<end>.csv`; a refusal is shown in the block rather than passing unseen. */
-  async downloadCsv(block: HTMLElement, path: string, params: Record<string, unknown>, name: string): Promise<void> {
-    block.querySelector('.export-error')?.remove();
+  downloadCsv(block: HTMLElement, path: string, params: Record<string, unknown>, name: string): Promise<void> {
+    return this.download(block, path, params, `${name}-${this.state.dateStart}-${this.state.dateEnd}.csv`);
+  }
+
+  /** Saves an answer as `filename`; a refusal is shown in `box` rather than passing unseen. */
+  async download(box: Element, path: string, params: Record<string, unknown>, filename: string): Promise<void> {
+    box.querySelector('.export-error')?.remove();
     try {
       const blob = await this.api.download(path, params);
-      const link = el('a', { href: URL.createObjectURL(blob), download: `${name}-${this.state.dateStart}-${this.state.dateEnd}.csv` });
+      const link = el('a', { href: URL.createObjectURL(blob), download: filename });
       link.click();
       URL.revokeObjectURL(link.href);
     } catch (err) {
-      const problem = notice('error', `No CSV: ${err instanceof Error ? err.message : 'the download failed.'}`);
+      const problem = notice('error', `No ${filename.endsWith('.zip') ? 'export' : 'CSV'}: ${err instanceof Error ? err.message : 'the download failed.'}`);
       problem.classList.add('export-error');
-      block.append(problem);
+      box.append(problem);
     }
   }
 
@@ -255,14 +296,16 @@ export class DataPage {
   }
 }
 
-function readPanelFilters(raw: string | undefined): Record<string, string[]> {
+function readJson(raw: string | undefined): Record<string, unknown> {
   try {
     const parsed = JSON.parse(raw ?? '{}') as unknown;
-    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, string[]>) : {};
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
   } catch {
     return {};
   }
 }
+
+const readPanelFilters = (raw: string | undefined) => readJson(raw) as Record<string, string[]>;
 
 function rememberView(): void {
   try {

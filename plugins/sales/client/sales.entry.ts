@@ -26,14 +26,10 @@ if (root) {
   const params = (page: DataPage, extra: Record<string, unknown> = {}) => page.params({ currency: currencySelect?.value ?? root.dataset.currency, ...extra });
   // Shop panels follow the visitor filters of the shop routes, subscription panels those of the subscription routes (the page lists both).
   const sections = [...shopSections(params).map((s) => ({ ...s, panel: 'shop' })), ...subscriptionSections(params).map((s) => ({ ...s, panel: 'subscriptions' }))];
-  const page = new DataPage(root, sections);
+  const page = new DataPage(root, sections, {}, () => ({ currency: currencySelect?.value ?? root.dataset.currency }));
 
   for (const selector of ['[data-currency-select]', '[data-chart-mode]', '[data-distribution-view]', '[data-retention-product]']) {
     root.querySelector(selector)?.addEventListener('change', () => void page.load());
-  }
-  for (const block of root.querySelectorAll<HTMLElement>('[data-sales-export]')) {
-    const id = block.dataset.salesExport!;
-    block.querySelector('button.export')?.addEventListener('click', () => void page.downloadCsv(block, `/data/ecommerce/datatable/${id}`, params(page, { format: 'csv' }), id));
   }
 
   /** The backfill progress answers without the envelope, so it is read as a plain download. */

@@ -16,7 +16,7 @@ describe('ecommerce routes: capabilities, errors and empty payloads', () => {
 
   it('needs view_sales_svc_statistics: anonymous 401, a user with only view_svc_statistics 403', async () => {
     const editor = await userClient(tk, 'viewer', 'editor');
-    for (const path of [...TYPES.map((t) => `/data/ecommerce/${t}`), '/data/ecommerce/datatable/sales_products', '/get_action/ecommerce/get_subscriptions_backfill_progress']) {
+    for (const path of [...TYPES.map((t) => `/data/ecommerce/${t}`), '/data/ecommerce/datatable/sales_products', '/data/export/sales', '/get_action/ecommerce/get_subscriptions_backfill_progress']) {
       expect((await tk.client().get(`${tk.api}${path}`)).status).toBe(401);
       const denied = await editor.get(`${tk.api}${path}`);
       expect(denied.status).toBe(403);

@@ -380,6 +380,15 @@ describe('sales data of a hand-built shop', () => {
     expect(csv.headers.get('content-type')).toContain('text/csv');
   });
 
+  it('sorts the products by a money column and searches their names in the details of the table', async () => {
+    const url = `${tk.api}/data/ecommerce/datatable/sales_products`;
+    const sorted = await admin.get(url, { query: { ...MARCH, order_by: 'revenue', order: 'asc' } });
+    expect(sorted.body.data.rows.map((r: { revenue: { value: number } }) => r.revenue.value)).toEqual([0, 8, 30, 50]);
+    const mugs = await admin.get(url, { query: { ...MARCH, search: 'MUG', order_by: 'currency', order: 'asc' } });
+    expect(mugs.body.data.rows.map((r: { product: string; currency: string }) => [r.product, r.currency])).toEqual([['Mug', 'EUR'], ['Mug', 'USD']]);
+    expect(mugs.body.data.total).toBe(2);
+  });
+
   it('writes money in the CSV export as the value and a <column>_currency column', async () => {
     const csv = await admin.get(`${tk.api}/data/ecommerce/datatable/sales_products`, { query: { ...MARCH, format: 'csv', metrics: ['product', 'sales', 'revenue'], limit: 2 } });
     expect(csv.status).toBe(200);

@@ -1,3 +1,4 @@
+import { strFromU8, unzipSync } from 'fflate';
 import { ManualClock } from '../../../core';
 import { NOW, TZ, at, insertPageview, insertSession, loadTraffic } from '../../../core/statistics/test/traffic';
 import type { HttpClient } from '../../../test/helpers/http-client';
@@ -8,6 +9,7 @@ const CURRENT = { date_start: '2026-01-12', date_end: '2026-01-14' };
 describe('sources plugin', () => {
   let tk: TestKernel;
   let api: HttpClient;
+  let auth = '';
   const data = async (path: string, query: Record<string, unknown> = {}) => {
     const res = await api.get(`${tk.api}/data/${path}`, { query });
     if (res.status !== 200) throw new Error(`${path}: ${res.status} ${res.text}`);
@@ -22,7 +24,9 @@ describe('sources plugin', () => {
     await db.execute(`UPDATE ${table('statistics')} SET parameters = ? WHERE time = ? AND page_url = '/'`, ['utm_source=Newsletter&utm_medium=email&utm_campaign=spring', at('2026-01-12T10:00')]);
     await db.execute(`UPDATE ${table('statistics')} SET parameters = ? WHERE time = ?`, ['UTM_SOURCE=twitter&utm_campaign=launch&x=1', at('2026-01-13T15:00')]);
     const admin = (await tk.kernel.users.findByLogin('admin'))!;
-    api = tk.client().withBasic('admin', (await tk.kernel.appPasswords.create(admin, 'tests')).password);
+    const password = (await tk.kernel.appPasswords.create(admin, 'tests')).password;
+    api = tk.client().withBasic('admin', password);
+    auth = `Basic ${Buffer.from(`admin:${password}`).toString('base64')}`;
   });
   afterAll(() => tk.close());
 
@@ -129,6 +133,19 @@ describe('sources plugin', () => {
     expect(page.text).toContain('id="svc-sources"');
     expect(page.text).toMatch(/<a href="\/svc-admin\/sources"/);
   });
+
+  it('searches and sorts a table on its own columns and exports every table of the tab as a zip', async () => {
+    const details = await data('datatable/referrer-domains', { ...CURRENT, metrics: 'sessions', order_by: 'channel', order: 'desc' });
+    expect(details).toMatchObject({ total: 3, columns: ['domain', 'sessions', 'channel'], dimensions: ['domain'] });
+    expect(details.rows.map((r: { channel: string }) => r.channel)).toEqual(['social', 'search', 'direct']);
+    const found = await data('datatable/referrer-domains', { ...CURRENT, metrics: 'sessions', search: '.CO', order_by: 'domain', order: 'asc' });
+    expect(found.rows.map((r: { domain: string }) => r.domain)).toEqual(['google.com', 't.co']);
+    const res = await fetch(`${tk.api}/data/export/sources?date_start=${CURRENT.date_start}&date_end=${CURRENT.date_end}`, { headers: { authorization: auth } });
+    expect(res.status).toBe(200);
+    const files = Object.fromEntries(Object.entries(unzipSync(new Uint8Array(await res.arrayBuffer()))).map(([name, bytes]) => [name, strFromU8(bytes)]));
+    expect(Object.keys(files).sort()).toEqual(['campaigns.csv', 'cities.csv', 'referrer-domains.csv', 'regions.csv']);
+    expect(files['referrer-domains.csv']).toBe((await api.get(`${tk.api}/data/datatable/referrer-domains`, { query: { ...CURRENT, limit: 1000, format: 'csv' } })).text);
+  });
 });
 
 describe('sources plugin below its license', () => {
@@ -144,4 +161,5 @@ describe('sources plugin below its license', () => {
       await tk.close();
     }
   });
+
 });

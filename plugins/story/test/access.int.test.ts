@@ -52,6 +52,7 @@ describe('access of share sessions', () => {
       ['GET', '/data/world-map', 403],
       ['GET', '/data/datatable/campaigns', 403],
       ['GET', '/data/datatable/referrer-domains', 403],
+      ['GET', '/data/export/sources', 403],
       ['GET', '/data/no-such-type', 403],
     ])('refuses %s %s', async (method, path, status) => {
       const res = await client.request(method, `${k.tk.api}${path}`, { headers: { 'x-svc-share-token': token }, json: method === 'POST' ? { report: { name: 'x' }, name: 'x', token } : undefined });
@@ -75,6 +76,16 @@ describe('access of share sessions', () => {
       const csv = await as(client, token, '/data/datatable/pages', { format: 'csv', filters: '' });
       expect(csv.status).toBe(200);
       expect(csv.text.split('\n').filter((l) => l.startsWith('/'))).toEqual([expect.stringMatching(/^\/pricing,/)]);
+    });
+
+    it('searches, sorts and exports within the link period and filters only', async () => {
+      const details = await as(client, token, '/data/datatable/pages', { ...WIDE, filters: '', search: '/', order_by: 'page_url', limit: 1000 });
+      expect([details.status, details.body.data.total, details.body.data.rows.map((r: Json) => r.page_url)]).toEqual([200, 1, ['/pricing']]);
+      const whole = await as(client, token, '/data/datatable/pages', { ...WIDE, filters: '', search: '/', format: 'csv' });
+      expect(whole.text.split('\n').filter((l) => l.startsWith('/'))).toEqual([expect.stringMatching(/^\/pricing,/)]);
+      const res = await k.viewerGet(client, token, '/data/export/statistics', { ...WIDE, filters: '' });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-disposition')).toContain(`statistics-${RANGE.date_start}-${RANGE.date_end}.zip`);
     });
 
     it('forces the link period and filters whatever the request asks', async () => {
@@ -167,7 +178,7 @@ describe('access of share sessions', () => {
       for (const path of ['/data/compare', '/data/insights', '/data/datatable/pages']) {
         expect([path, (await as(client, token, path)).status]).toEqual([path, 200]);
       }
-      for (const path of ['/data/datatable/referrers', '/data/datatable/countries', '/data/datatable/not-found-pages', '/data/devices', '/data/goals', '/data/today', '/data/channels', '/data/datatable/campaigns', '/goals', '/reports']) {
+      for (const path of ['/data/datatable/referrers', '/data/datatable/countries', '/data/datatable/not-found-pages', '/data/devices', '/data/goals', '/data/today', '/data/channels', '/data/datatable/campaigns', '/data/export/statistics', '/goals', '/reports']) {
         const res = await as(client, token, path);
         expect([path, res.status]).toEqual([path, 403]);
       }

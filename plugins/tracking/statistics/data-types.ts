@@ -123,6 +123,7 @@ export function registerDataTypes(ctx: PluginContext): void {
   stats.dataType({
     id: 'devices',
     tab: 'statistics',
+    csvFiles: [{ name: 'devices' }, { name: 'browsers', query: { group_by: 'browser' } }, { name: 'platforms', query: { group_by: 'platform' } }],
     allow: allowList(stats, { defaultMetrics: ['sessions', 'pageviews'], groupBy: ['device', 'browser', 'platform'], defaultGroupBy: ['device'], defaultLimit: 20 }),
     async run(req, context) {
       const [rows, [total]] = await Promise.all([
@@ -137,6 +138,7 @@ export function registerDataTypes(ctx: PluginContext): void {
   stats.dataType({
     id: 'goals',
     tab: 'statistics',
+    csvFiles: [{ name: 'goals' }],
     allow: allowList(stats, { metrics: ['conversions', 'conversion_rate'], defaultMetrics: ['conversions', 'conversion_rate'], groupBy: [], defaultGroupBy: [] }),
     /**
      * Each goal counted by its own `conversion_metric`: the visitors, the
