@@ -118,7 +118,11 @@ export class AdminService {
    */
   serve(pagePath: string, req: Request, res: Response, next: NextFunction, contentData: Record<string, string> = {}): void {
     const search = req.url.indexOf('?');
-    req.url = `${pagePath}${search === -1 ? '' : req.url.slice(search)}`;
+    const query = new URLSearchParams(search === -1 ? '' : req.url.slice(search + 1));
+    // A page served for a link of one site shows that site, whatever site the address names.
+    if (contentData.site !== undefined) query.set('site', contentData.site);
+    else query.delete('site');
+    req.url = `${pagePath}${query.size > 0 ? `?${query}` : ''}`;
     res.locals.contentData = contentData;
     this.router(req, res, next);
   }

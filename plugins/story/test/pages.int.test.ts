@@ -83,7 +83,12 @@ describe('share pages', () => {
       expect(section(shared.text)).not.toContain('Manage goals');
       // Admin-only links (goal management, the Live page) are left out of the shared page; the rest is the same.
       expect(section(shared.text)).not.toContain('data-live-link');
-      const adminOnly = (html: string) => html.replace(/<a href[^>]*>Manage goals<\/a>/, '').replace(/ · <a href="[^"]*" data-live-link>Live view<\/a>/, '');
+      expect(section(shared.text)).not.toContain('data-funnels-link');
+      const adminOnly = (html: string) =>
+        html
+          .replace(/<a href[^>]*>Manage goals<\/a>/, '')
+          .replace(/ · <a href="[^"]*" data-live-link>Live view<\/a>/, '')
+          .replace(/ · <a href="[^"]*" data-funnels-link>Funnels<\/a>/, '');
       expect(adminOnly(section(shared.text))).toBe(adminOnly(section(own.text)));
     });
   });

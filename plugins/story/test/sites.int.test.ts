@@ -53,6 +53,8 @@ describe('share links of two sites', () => {
       expect(visit.res.status).toBe(200);
       // The shared page's API calls carry the link's site.
       expect(dataAttribute(visit.res.text, 'site')).toBe(String(other.id));
+      // And the page is named after it.
+      expect(visit.res.text).toContain('<title>Statistics · Second Site · svc</title>');
       client = visit.client;
     });
 

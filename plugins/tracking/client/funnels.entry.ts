@@ -1,20 +1,13 @@
 import { ApiError, clear, DataPage, el, formatNumber, notice, type Section } from '../../../core/assets/client';
+import type { FunnelStep, FunnelStepFigures } from '../funnels/shapes';
 
-type Step = { page: string } | { goal: number };
+type Step = FunnelStep;
+type StepFigures = FunnelStepFigures;
 
 interface Funnel {
   ID: number;
   name: string;
   steps: Step[];
-}
-
-interface StepFigures {
-  step: number;
-  label: string;
-  visitors: number;
-  conversion_rate: number;
-  drop_off: number;
-  drop_off_rate: number;
 }
 
 interface Goal {

@@ -1,17 +1,6 @@
 import { type DataRequest, type Database, type Frag, frag, joinFrags, type StatisticsApi } from '../../../core';
-import type { Funnel, FunnelStep } from './funnel';
-
-export interface FunnelStepFigures {
-  step: number;
-  label: string;
-  visitors: number;
-  /** Share of the first step's visitors, in percent. */
-  conversion_rate: number;
-  /** Visitors of the previous step who did not reach this one (0 on the first step). */
-  drop_off: number;
-  /** `drop_off` as a share of the previous step's visitors, in percent. */
-  drop_off_rate: number;
-}
+import type { Funnel } from './funnel';
+import type { FunnelStep, FunnelStepFigures } from './shapes';
 
 /** `*` is any run of characters; `%`, `_` and `!` of the pattern match themselves. */
 export const likePattern = (page: string): string => page.replace(/[!%_]/g, (c) => `!${c}`).replace(/\*/g, '%');

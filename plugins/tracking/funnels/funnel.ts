@@ -1,7 +1,5 @@
 import { FieldProblems, object, refuse, text, wholeNumber } from '../../../core';
-
-/** A step: the pageviews of pages matching `page` (`*` any run of characters), or the completions of goal `goal`. */
-export type FunnelStep = { page: string } | { goal: number };
+import type { FunnelStep } from './shapes';
 
 /** A funnel of a site (`{prefix}svc_funnels`). */
 export interface Funnel {

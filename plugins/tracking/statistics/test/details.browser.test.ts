@@ -100,7 +100,7 @@ describeBrowser('details view of a panel: all rows, search, sort, pages, CSV and
       const zip = await download('[data-export-all="statistics"]');
       expect(zip.suggestedFilename()).toMatch(/^statistics-\d{4}-\d\d-\d\d-\d{4}-\d\d-\d\d\.zip$/);
       const files = unzipSync(new Uint8Array(fs.readFileSync((await zip.path())!)));
-      expect(Object.keys(files).sort()).toEqual(['browsers.csv', 'countries.csv', 'devices.csv', 'goals.csv', 'not-found-pages.csv', 'pages.csv', 'platforms.csv', 'referrers.csv']);
+      expect(Object.keys(files).sort()).toEqual(['browser-versions.csv', 'browsers.csv', 'countries.csv', 'devices.csv', 'entry-pages.csv', 'exit-pages.csv', 'goals.csv', 'not-found-pages.csv', 'operating-systems.csv', 'os-versions.csv', 'pages.csv', 'platforms.csv', 'referrers.csv', 'referring-domains.csv', 'screen-sizes.csv']);
       expect(strFromU8(files['pages.csv']!).trim().split('\r\n')).toHaveLength(total + 1);
 
       // A refused export says why beside its button.

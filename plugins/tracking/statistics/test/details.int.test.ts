@@ -131,7 +131,7 @@ describe('datatable details: search, sort, pages, whole-set CSV and the export z
     expect(res.headers.get('content-type')).toBe('application/zip');
     expect(res.headers.get('content-disposition')).toBe('attachment; filename="statistics-2026-01-12-2026-01-14.zip"');
     const files = Object.fromEntries(Object.entries(unzipSync(new Uint8Array(await res.arrayBuffer()))).map(([name, bytes]) => [name, strFromU8(bytes)]));
-    expect(Object.keys(files).sort()).toEqual(['browsers.csv', 'countries.csv', 'devices.csv', 'goals.csv', 'not-found-pages.csv', 'pages.csv', 'platforms.csv', 'referrers.csv']);
+    expect(Object.keys(files).sort()).toEqual(['browser-versions.csv', 'browsers.csv', 'countries.csv', 'devices.csv', 'entry-pages.csv', 'exit-pages.csv', 'goals.csv', 'not-found-pages.csv', 'operating-systems.csv', 'os-versions.csv', 'pages.csv', 'platforms.csv', 'referrers.csv', 'referring-domains.csv', 'screen-sizes.csv']);
     for (const [name, path, query] of [
       ['pages.csv', 'datatable/pages', {}],
       ['referrers.csv', 'datatable/referrers', {}],
