@@ -130,9 +130,9 @@ export function sanitizedHit(hit: HitPayload, more: HitAdditions): SvcSanitizedH
 /**
  * Validates and cleans a payload (§3.3 step 2). Only a missing or invalid page
  * URL refuses the hit; every other field falls back to its empty value.
+ * `page` is `p.url` parsed, when the caller has parsed it already.
  */
-export function sanitisePayload(p: Record<string, unknown>): HitPayload {
-  const page = parseHttpUrl(p.url);
+export function sanitisePayload(p: Record<string, unknown>, page: URL | null = parseHttpUrl(p.url)): HitPayload {
   if (!page) throw badRequest('url: an http(s) page URL is required.', 'svc_invalid_url');
   const referrer = parseHttpUrl(p.referrer_url);
   const pageType = typeof p.page_type === 'string' ? p.page_type.trim().toLowerCase() : '';

@@ -13,7 +13,7 @@ import { LOOKUP_ITEMS, type LookupIds } from './lookups';
 import { type HitPayload, sanitisePayload, sanitizedHit, screenClass } from './payload';
 import type { RotatingSalt } from './rotating-salt';
 import type { SiteOfHit } from './site-of-hit';
-import { hostOf } from './text';
+import { hostOf, parseHttpUrl } from './text';
 import type { DropLog } from './drop-log';
 import type { TrackingConfig, TrackingConfigCache } from './tracking-config';
 import type { AgentParser, ParsedAgent } from './user-agent';
@@ -104,7 +104,8 @@ export class Tracker {
   private async process(payload: Record<string, unknown>, request: HitRequest, time: number): Promise<TrackResult> {
     // The site: named by the snippet, else the one the page host belongs to. Its settings apply
     // (the default site's to a hit of no site, dropped below).
-    const siteId = await this.d.sites.of(payload.site, hostOf(payload.url));
+    const page = parseHttpUrl(payload.url);
+    const siteId = await this.d.sites.of(payload.site, page?.host.toLowerCase() ?? '');
     const settingsOf = siteId ?? DEFAULT_SITE_ID;
     const cfg = this.d.config.current(settingsOf) ?? (await this.d.config.get(settingsOf));
 
@@ -117,7 +118,7 @@ export class Tracker {
     }
 
     // 2. Sanitise and parse the user agent.
-    const hit = sanitisePayload(payload);
+    const hit = sanitisePayload(payload, page);
     if (siteId === null) return this.drop('unknown site', hit, null);
     const agent = this.d.agents.parse(hit.user_agent);
     if (agent.bot) return this.drop('bot', hit, siteId);
