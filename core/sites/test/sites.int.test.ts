@@ -97,6 +97,15 @@ describe('sites', () => {
     const unknown = await client.get(`${tk.api}/site-probe?site=404`, { headers });
     expect(unknown.status).toBe(404);
     expect(unknown.body).toMatchObject({ code: 'svc_unknown_site' });
+    // A malformed site argument is an unknown site, never a server error.
+    for (const bad of ['?site=-1', '?site=0', '?site=1.5', '?site[]=1&site[]=2', `?site=${'x'.repeat(300)}`, '?site=%00']) {
+      const res = await client.get(`${tk.api}/site-probe${bad}`, { headers });
+      expect({ bad, status: res.status, code: (res.body as { code?: string }).code }).toEqual({ bad, status: 404, code: 'svc_unknown_site' });
+    }
+    for (const site of [true, {}, [other.id], 1.5, -1]) {
+      const res = await tk.client().post(`${tk.api}/site-probe`, { json: { site } });
+      expect({ site, status: res.status, code: (res.body as { code?: string }).code }).toEqual({ site, status: 404, code: 'svc_unknown_site' });
+    }
     expect((await tk.client().post(`${tk.api}/site-probe`, { json: { site: other.id } })).body).toEqual({ site: other.id });
   });
 });
