@@ -37,6 +37,7 @@ export type { ObjectCache } from './cache/object-cache';
 export { UsageError, parseCommandArgs } from './cli/args';
 export type { CliCommand, CliIO } from './cli/command';
 export { type Clock, ManualClock, SystemClock } from './clock';
+export { type Soon, type SoonSteps, isPending, runSoon, soonThen } from './soon';
 export type { SvcLogger } from './logger';
 export type { Mailer } from './mail/mailer';
 export type { OptionSnapshot, Options } from './options/options';
@@ -48,7 +49,7 @@ export { type PluginSettings, type SettingField, parseBoolean, parseChoice, pars
 // The database: migrations, SQL helpers, the hot path's driver statements.
 export { type Database, redactUrl } from './db/database';
 export type { Migration, MigrationContext } from './db/migrator';
-export type { DirectStatements, DirectValue } from './db/direct';
+export type { DirectDatabase, DirectStatements, DirectValue } from './db/direct';
 export { RateLimiter } from './db/rate-limiter';
 export { isCommitUnknown } from './db/retry';
 export { LOCK_ROWS, insertIfAbsent, insertIgnoring } from './db/sql';

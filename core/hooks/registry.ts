@@ -1,6 +1,7 @@
 import { AsyncSeriesHook, AsyncSeriesWaterfallHook } from 'tapable';
 import type { SvcActions, SvcFilters, SvcSpecActions, SvcSpecFilters } from '../../hooks';
 import type { SvcLogger } from '../logger';
+import { isPending, type Soon } from '../soon';
 import { ACTION_ARGS, FILTER_ARGS } from './arg-names';
 
 /** WordPress priorities: lower runs first, 10 by default. Carried by tapable's `stage`. */
@@ -15,8 +16,6 @@ export const Priority = Object.freeze({
 
 const unknownHook = (name: PropertyKey) => new Error(`Unknown hook ${String(name)}: declare it before use`);
 
-/** What an action without taps answers. */
-const DONE: Promise<void> = Promise.resolve();
 
 export type FilterName = keyof SvcFilters;
 export type ActionName = keyof SvcActions;
@@ -35,19 +34,46 @@ type DeclaredAction = Exclude<ActionName, keyof SvcSpecActions>;
 interface TapMeta {
   plugin: string;
 }
-type AnyFn = (...args: unknown[]) => Promise<unknown>;
+/** A handler as the registry calls it: isolated (never throws, never rejects), a value or a promise of one. */
+type IsolatedFn = (...args: unknown[]) => Soon<unknown>;
 /** tapable's generics cannot follow a per-name tuple through a Map; the typed methods guard the boundary. */
 type LooseHook = {
-  taps: Array<{ name: string; stage?: number; plugin?: string }>;
+  /** In call order: tapable keeps them sorted by stage, then by registration. */
+  taps: Array<{ name: string; stage?: number; plugin?: string; fn: unknown }>;
   intercept(i: { register(tap: { fn: unknown; plugin?: string; name: string }): unknown }): void;
-  tapPromise(options: { name: string; stage: number; plugin: string }, fn: AnyFn): void;
-  promise(...args: unknown[]): Promise<unknown>;
+  tapPromise(options: { name: string; stage: number; plugin: string }, fn: (...args: unknown[]) => unknown): void;
 };
 
+/** Runs a filter's taps from `from` on, each on the value the previous one gave (a handler answering undefined keeps it). */
+function waterfall(taps: LooseHook['taps'], args: unknown[], from = 0): Soon<unknown> {
+  for (let i = from; i < taps.length; i++) {
+    const out = (taps[i]!.fn as IsolatedFn)(...args);
+    if (isPending(out)) {
+      return out.then((value) => {
+        if (value !== undefined) args[0] = value;
+        return waterfall(taps, args, i + 1);
+      });
+    }
+    if (out !== undefined) args[0] = out;
+  }
+  return args[0];
+}
+
+/** Runs an action's taps from `from` on, one after another. */
+function series(taps: LooseHook['taps'], args: readonly unknown[], from = 0): Soon<void> {
+  for (let i = from; i < taps.length; i++) {
+    const out = (taps[i]!.fn as IsolatedFn)(...args);
+    if (isPending(out)) return out.then(() => series(taps, args, i + 1));
+  }
+}
+
 /**
- * The typed hook bus. Filters are async waterfalls, actions async series, both
- * ordered by priority. A throwing handler is logged with its plugin and hook and
- * skipped: a filter passes its input on unchanged, an action carries on.
+ * The typed hook bus. Filters are waterfalls, actions series, both ordered by
+ * priority; a handler may answer at once or with a promise, and the next one
+ * runs when it has answered. A throwing handler is logged with its plugin and
+ * hook and skipped: a filter passes its input on unchanged, an action carries
+ * on. tapable keeps the taps and their order; the registry calls them itself,
+ * so a run whose handlers all answer at once answers at once (`applyFiltersSoon`).
  */
 export class HookRegistry {
   private readonly filters = new Map<string, LooseHook>();
@@ -71,19 +97,25 @@ export class HookRegistry {
   addFilter<K extends FilterName>(name: K, handler: FilterHandler<K>, options: TapOptions = {}, plugin = 'core'): void {
     this.hook(this.filters, name).tapPromise(
       { name: plugin, stage: options.priority ?? Priority.DEFAULT, plugin },
-      handler as unknown as AnyFn,
+      handler as (...args: unknown[]) => unknown,
     );
   }
 
   addAction<K extends ActionName>(name: K, handler: ActionHandler<K>, options: TapOptions = {}, plugin = 'core'): void {
     this.hook(this.actions, name).tapPromise(
       { name: plugin, stage: options.priority ?? Priority.DEFAULT, plugin },
-      handler as unknown as AnyFn,
+      handler as (...args: unknown[]) => unknown,
     );
   }
 
   hasFilter(name: FilterName): boolean {
     return (this.filters.get(name as string)?.taps.length ?? 0) > 0;
+  }
+
+  /** Whether a plugin other than `plugin` taps the filter or action `name`. */
+  tappedBy(name: FilterName | ActionName, except: string): boolean {
+    const foreign = (hook: LooseHook | undefined) => hook !== undefined && hook.taps.some((tap) => (tap.plugin ?? tap.name) !== except);
+    return foreign(this.filters.get(name as string)) || foreign(this.actions.get(name as string));
   }
 
   /** Argument names of an action (documented or declared), or undefined when no such action exists. */
@@ -95,19 +127,30 @@ export class HookRegistry {
     return (this.actions.get(name as string)?.taps.length ?? 0) > 0;
   }
 
-  /** Without taps the value comes back at once, without a round through tapable (hot paths apply filters nobody taps). */
   applyFilters<K extends FilterName>(name: K, ...args: SvcFilters[K]): Promise<FilterValue<K>> {
-    const hook = this.filters.get(name as string);
-    if (!hook) return Promise.reject(unknownHook(name));
-    if (hook.taps.length === 0) return Promise.resolve(args[0] as FilterValue<K>);
-    return hook.promise(...args) as Promise<FilterValue<K>>;
+    try {
+      return Promise.resolve(this.applyFiltersSoon(name, ...args));
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
+
+  /** The filtered value at once when every handler answers at once (always when none is tapped), else a promise of it. */
+  applyFiltersSoon<K extends FilterName>(name: K, ...args: SvcFilters[K]): Soon<FilterValue<K>> {
+    return waterfall(this.hook(this.filters, name).taps, [...args]) as Soon<FilterValue<K>>;
   }
 
   doAction<K extends ActionName>(name: K, ...args: SvcActions[K]): Promise<void> {
-    const hook = this.actions.get(name as string);
-    if (!hook) return Promise.reject(unknownHook(name));
-    if (hook.taps.length === 0) return DONE;
-    return hook.promise(...args) as Promise<void>;
+    try {
+      return Promise.resolve(this.doActionSoon(name, ...args));
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
+
+  /** Runs an action's handlers; undefined when all of them answered at once, else a promise of their end. */
+  doActionSoon<K extends ActionName>(name: K, ...args: SvcActions[K]): Soon<void> {
+    return series(this.hook(this.actions, name).taps, args);
   }
 
   /** Fires an action without waiting; `settled()` waits for every queued one. */
@@ -149,16 +192,21 @@ export class HookRegistry {
     const logger = this.logger;
     hook.intercept({
       register(tap) {
-        const fn = tap.fn as AnyFn;
+        const fn = tap.fn as (...args: unknown[]) => unknown;
         const plugin = tap.plugin ?? tap.name;
-        tap.fn = async (...args: unknown[]) => {
+        const failed = (err: unknown, args: unknown[]) => {
+          logger.error({ plugin, hook: name, err }, `hook handler of ${plugin} on ${name} failed; skipped`);
+          return fallback(args);
+        };
+        const isolated: IsolatedFn = (...args) => {
           try {
-            return await fn(...args);
+            const out = fn(...args);
+            return isPending(out) ? Promise.resolve(out).catch((err: unknown) => failed(err, args)) : out;
           } catch (err) {
-            logger.error({ plugin, hook: name, err }, `hook handler of ${plugin} on ${name} failed; skipped`);
-            return fallback(args);
+            return failed(err, args);
           }
         };
+        tap.fn = isolated;
         return tap;
       },
     });
@@ -197,8 +245,16 @@ export class PluginHooks {
     return this.registry.applyFilters(name, ...args);
   }
 
+  applyFiltersSoon<K extends FilterName>(name: K, ...args: SvcFilters[K]): Soon<FilterValue<K>> {
+    return this.registry.applyFiltersSoon(name, ...args);
+  }
+
   doAction<K extends ActionName>(name: K, ...args: SvcActions[K]): Promise<void> {
     return this.registry.doAction(name, ...args);
+  }
+
+  doActionSoon<K extends ActionName>(name: K, ...args: SvcActions[K]): Soon<void> {
+    return this.registry.doActionSoon(name, ...args);
   }
 
   queueAction<K extends ActionName>(name: K, ...args: SvcActions[K]): void {
@@ -212,10 +268,26 @@ export class PluginHooks {
   hasAction(name: ActionName): boolean {
     return this.registry.hasAction(name);
   }
+
+  /** Whether another plugin (or the kernel) taps the filter or action `name`. */
+  tappedByOthers(name: FilterName | ActionName): boolean {
+    return this.registry.tappedBy(name, this.plugin);
+  }
 }
 
 /** The hook surface handed to plugins and services. */
 export type Hooks = Pick<
   PluginHooks,
-  'addFilter' | 'addAction' | 'applyFilters' | 'doAction' | 'queueAction' | 'hasFilter' | 'hasAction' | 'declareFilter' | 'declareAction'
+  | 'addFilter'
+  | 'addAction'
+  | 'applyFilters'
+  | 'applyFiltersSoon'
+  | 'doAction'
+  | 'doActionSoon'
+  | 'queueAction'
+  | 'hasFilter'
+  | 'hasAction'
+  | 'tappedByOthers'
+  | 'declareFilter'
+  | 'declareAction'
 >;

@@ -108,4 +108,37 @@ describe('HookRegistry', () => {
     expect(hooks.actionArgs('svc_send_email_batch')).toEqual(['report_id', 'queue_id', 'batch_id']);
     expect(hooks.actionArgs('svc_nothing')).toBeUndefined();
   });
+
+  it('answers at once when every handler answers at once, and with a promise once one waits', async () => {
+    expect(hooks.applyFiltersSoon('svc_cookie_retention_days', 30)).toBe(30);
+    expect(hooks.doActionSoon('svc_daily')).toBeUndefined();
+    hooks.addFilter('svc_cookie_retention_days', (d) => d + 1);
+    expect(hooks.applyFiltersSoon('svc_cookie_retention_days', 30)).toBe(31);
+    hooks.addFilter('svc_cookie_retention_days', async (d) => d * 2);
+    hooks.addFilter('svc_cookie_retention_days', (d) => d + 1);
+    const later = hooks.applyFiltersSoon('svc_cookie_retention_days', 30);
+    expect(later).toBeInstanceOf(Promise);
+    expect(await later).toBe(63);
+    expect(await hooks.applyFilters('svc_cookie_retention_days', 30)).toBe(63);
+  });
+
+  it('keeps a filter value when a handler answers undefined, and isolates a handler that throws at once', async () => {
+    const plugin = hooks.forPlugin('broken-plugin');
+    hooks.addFilter('svc_cookie_retention_days', () => undefined as unknown as number);
+    plugin.addFilter('svc_cookie_retention_days', () => {
+      throw new Error('sync boom');
+    });
+    hooks.addFilter('svc_cookie_retention_days', (d) => d + 5, { priority: Priority.LATE });
+    expect(hooks.applyFiltersSoon('svc_cookie_retention_days', 30)).toBe(35);
+    expect(logs.filter((l) => l.level === 50)).toHaveLength(1);
+  });
+
+  it('tells whether another plugin taps a hook', () => {
+    const tracking = hooks.forPlugin('tracking');
+    tracking.addFilter('svc_before_track_hit', (hit) => hit);
+    expect(tracking.tappedByOthers('svc_before_track_hit')).toBe(false);
+    hooks.forPlugin('geo-extra').addFilter('svc_before_track_hit', (hit) => hit);
+    expect(tracking.tappedByOthers('svc_before_track_hit')).toBe(true);
+    expect(tracking.tappedByOthers('svc_daily')).toBe(false);
+  });
 });
