@@ -4,10 +4,11 @@ import { SESSION_COOKIE } from '../auth/sessions';
 import { ANONYMOUS, type Principal } from '../auth/types';
 import { SvcError, badRequest } from '../errors';
 import type { SvcLogger } from '../logger';
+import { isPending, type Soon } from '../soon';
 import { type CorsPolicy, applyCors, corsMiddleware } from './cors';
 import { errorBody } from './envelope';
 import { errorHeaders, toSvcError } from './errors';
-import { logRequest } from './request-log';
+import { type LoggedRequest, logAnswer, nameRequest } from './request-log';
 import { logUrl } from './log-url';
 import { requestContext } from './request-context';
 
@@ -42,7 +43,14 @@ export interface HotRouteDef {
   cors?: CorsPolicy;
   /** Callers may authenticate with an application password (HTTP Basic). */
   basicAuth?: boolean;
-  handler(req: HotRequest): Promise<HotAnswer>;
+  /**
+   * Whether the hot path must serve the request in the request context
+   * (`ctx.http.currentHeaders()` for hook handlers): asked per request; always
+   * when absent. Express serves every request in it.
+   */
+  needsContext?(): boolean;
+  /** The answer, at once or later. */
+  handler(req: HotRequest): Soon<HotAnswer>;
 }
 
 /** Writes a route's answer; both stacks answer through it. */
@@ -72,25 +80,24 @@ function parseJson(text: string): unknown {
 
 const tooLarge = () => new SvcError('svc_payload_too_large', 'The request body is too large.', 413);
 
-/** The body as UTF-8 text, at most `limit` bytes. */
-function readBody(req: IncomingMessage, limit: number): Promise<string> {
+/** Reads the body as UTF-8 text, at most `limit` bytes, and calls back once with it or with the error that stopped it. */
+function readBody(req: IncomingMessage, limit: number, done: (err: SvcError | null, text: string) => void): void {
   if (Number(req.headers['content-length']) > limit) {
     req.resume();
-    return Promise.reject(tooLarge());
+    return done(tooLarge(), '');
   }
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= limit) return void chunks.push(chunk);
-      req.removeAllListeners('data');
-      req.resume();
-      reject(tooLarge());
-    });
-    req.on('end', () => resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8')));
-    req.on('error', () => reject(new SvcError('svc_request_aborted', 'The request was aborted.', 400)));
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let over = false;
+  req.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+    if (size <= limit) return void chunks.push(chunk);
+    if (over) return;
+    over = true;
+    done(tooLarge(), '');
   });
+  req.on('end', () => over || done(null, chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8')));
+  req.on('error', () => over || ((over = true), done(new SvcError('svc_request_aborted', 'The request was aborted.', 400), '')));
 }
 
 const mediaType = (header: string | undefined) => (header ?? '').split(';')[0]!.trim().toLowerCase();
@@ -121,7 +128,9 @@ export class HotRoutes {
         : express.text({ limit: def.limit, type: () => true });
     const serve: RequestHandler = (req, res, next) => {
       const request = { headers: req.headers, remoteAddress: req.socket.remoteAddress, principal: req.principal ?? ANONYMOUS, body: req.body as unknown, via: 'express' as const };
-      def.handler(request).then((answer) => writeAnswer(res, answer), next);
+      Promise.resolve()
+        .then(() => def.handler(request))
+        .then((answer) => writeAnswer(res, answer), next);
     };
     const methods: RequestHandler = (req, _res, next) => next(req.method === 'POST' || (def.cors && req.method === 'OPTIONS') ? undefined : 'route');
     return def.cors ? [methods, corsMiddleware(def.cors), parse, serve] : [methods, parse, serve];
@@ -137,24 +146,39 @@ export class HotRoutes {
     const headers = req.headers;
     if (headers['content-encoding'] || (route.basicAuth && headers.authorization) || (headers.cookie ?? '').includes(this.cookie)) return false;
     if (route.types && !route.types.includes(mediaType(headers['content-type']))) return false;
-    logRequest(this.logger, req, res, () => url, () => true);
+    const named = nameRequest(req, res);
     res.setHeader('X-Content-Type-Options', 'nosniff');
     if (route.cors) applyCors(route.cors, headers, res);
-    requestContext.runHot(req, () =>
-      readBody(req, route.limit)
-        .then((text) => route.handler({ headers, remoteAddress: req.socket.remoteAddress, principal: ANONYMOUS, body: route.body === 'json' ? parseJson(text) : text, via: 'hot' }))
-        .then(
-          (answer) => writeAnswer(res, answer),
-          (err: unknown) => this.fail(req, res, err),
-        ),
-    );
+    readBody(req, route.limit, (err, text) => {
+      if (err) return this.fail(req, res, named, err);
+      const serve = () => {
+        let answer: Soon<HotAnswer>;
+        try {
+          answer = route.handler({ headers, remoteAddress: req.socket.remoteAddress, principal: ANONYMOUS, body: route.body === 'json' ? parseJson(text) : text, via: 'hot' });
+        } catch (err) {
+          return this.fail(req, res, named, err);
+        }
+        if (!isPending(answer)) return this.answer(req, res, named, answer);
+        answer.then(
+          (ready) => this.answer(req, res, named, ready),
+          (err: unknown) => this.fail(req, res, named, err),
+        );
+      };
+      if (route.needsContext?.() ?? true) requestContext.runHot(req, res, serve);
+      else serve();
+    });
     return true;
   }
 
-  private fail(req: IncomingMessage, res: ServerResponse, err: unknown): void {
+  private answer(req: IncomingMessage, res: ServerResponse, named: LoggedRequest, answer: HotAnswer, headers?: Record<string, string>): void {
+    writeAnswer(res, answer, headers);
+    logAnswer(this.logger, req, named, answer.status, req.url ?? '', true);
+  }
+
+  private fail(req: IncomingMessage, res: ServerResponse, named: LoggedRequest, err: unknown): void {
     const error = toSvcError(err);
     if (error.status >= 500) this.logger.error({ err, url: logUrl(req.url ?? '') }, 'request failed');
     if (res.headersSent) return void res.destroy();
-    writeAnswer(res, { status: error.status, json: errorBody(error) }, errorHeaders(error));
+    this.answer(req, res, named, { status: error.status, json: errorBody(error) }, errorHeaders(error));
   }
 }

@@ -14,55 +14,58 @@ export interface HttpTimeouts {
 export const DEFAULT_TIMEOUTS: HttpTimeouts = { headers: 10_000, request: 60_000, keepAlive: 65_000 };
 
 interface Watch {
-  timer: NodeJS.Timeout | null;
+  /** When the connection is destroyed unless a request arrives first (ms since the epoch); 0 while requests are worked on. */
+  deadline: number;
   /** Requests on the connection whose answer has not finished. */
   open: number;
+  /** A request whose body is still arriving, and when it must be complete. */
+  body: http.IncomingMessage | null;
+  bodyDeadline: number;
 }
 
 /**
  * Applies the timeouts to a server. Node has settings for them, but its
  * periodic check misses connections (one that never sends a byte stays open
  * once another connection has been kept alive), so each connection also
- * carries its own deadline: complete headers within `headers` of opening or
+ * carries its own deadlines: complete headers within `headers` of opening or
  * of the previous answer (`keepAlive` more when that answer kept it open),
- * the body within `request` of the headers. A connection past its deadline
- * is destroyed; answers being worked on are never cut.
+ * the body within `request` of the headers. One sweep a fraction of the
+ * shortest timeout apart destroys the connections past a deadline (no timer
+ * per request); answers being worked on are never cut.
  */
 export function applyTimeouts(server: http.Server, timeouts: HttpTimeouts): void {
   server.headersTimeout = timeouts.headers;
   server.requestTimeout = timeouts.request;
   server.keepAliveTimeout = timeouts.keepAlive;
-  const watches = new WeakMap<Socket, Watch>();
-  const arm = (socket: Socket, ms: number) => {
-    const watch = watches.get(socket);
-    if (!watch || socket.destroyed) return;
-    if (watch.timer) clearTimeout(watch.timer);
-    watch.timer = setTimeout(() => socket.destroy(), ms).unref();
+  const watches = new Map<Socket, Watch>();
+  const sweep = () => {
+    const now = Date.now();
+    for (const [socket, watch] of watches) {
+      const late = (watch.deadline > 0 && now > watch.deadline) || (watch.body !== null && !watch.body.complete && now > watch.bodyDeadline);
+      if (late) socket.destroy();
+    }
   };
-  const disarm = (watch: Watch) => {
-    if (watch.timer) clearTimeout(watch.timer);
-    watch.timer = null;
-  };
+  const every = Math.min(1_000, Math.max(25, Math.min(timeouts.headers, timeouts.request, timeouts.keepAlive) / 8));
+  const sweeper = setInterval(sweep, every).unref();
+  server.once('close', () => clearInterval(sweeper));
 
   server.on('connection', (socket: Socket) => {
-    watches.set(socket, { timer: null, open: 0 });
-    arm(socket, timeouts.headers);
-    socket.once('close', () => disarm(watches.get(socket)!));
+    watches.set(socket, { deadline: Date.now() + timeouts.headers, open: 0, body: null, bodyDeadline: 0 });
+    socket.once('close', () => watches.delete(socket));
   });
 
   server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
-    const socket = req.socket;
-    const watch = watches.get(socket);
+    const watch = watches.get(req.socket);
     if (!watch) return;
     watch.open++;
-    disarm(watch);
+    watch.deadline = 0;
     if (!req.complete) {
-      const body = setTimeout(() => req.complete || socket.destroy(), timeouts.request).unref();
-      res.once('close', () => clearTimeout(body));
+      watch.body = req;
+      watch.bodyDeadline = Date.now() + timeouts.request;
     }
     res.once('close', () => {
-      watch.open--;
-      if (watch.open === 0) arm(socket, timeouts.keepAlive + timeouts.headers);
+      if (watch.body === req) watch.body = null;
+      if (--watch.open === 0) watch.deadline = Date.now() + timeouts.keepAlive + timeouts.headers;
     });
   });
 }

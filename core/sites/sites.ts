@@ -7,6 +7,7 @@ import { insertIfAbsent } from '../db/sql';
 import { SvcError, badRequest, forbidden } from '../errors';
 import { requestContext } from '../http/request-context';
 import { normalizeHost } from './hosts';
+import { type Soon, soonThen } from '../soon';
 import { siteRoleHas } from './site-access';
 import { deleteSiteRows } from './site-data';
 import { checkedSite, hostsOf } from './site-input';
@@ -48,7 +49,7 @@ const toSite = (row: SiteRow): Site => ({
 /** What plugins reach as `ctx.sites`. */
 export type SitesApi = Pick<
   Sites,
-  'list' | 'get' | 'default' | 'resolve' | 'forHost' | 'current' | 'authorize' | 'visibleSite' | 'can' | 'visibleTo' | 'add' | 'update' | 'remove' | 'onRemove' | 'roles'
+  'list' | 'get' | 'getSoon' | 'default' | 'resolve' | 'forHost' | 'forHostSoon' | 'current' | 'authorize' | 'visibleSite' | 'can' | 'visibleTo' | 'add' | 'update' | 'remove' | 'onRemove' | 'roles'
 >;
 
 /** Work that deletes a site's rows the `site_id` sweep cannot find (rows tied to the site through another row). */
@@ -92,7 +93,12 @@ export class Sites {
   }
 
   async get(id: number): Promise<Site | null> {
-    return (await this.loaded()).find((s) => s.id === id) ?? null;
+    return this.getSoon(id);
+  }
+
+  /** `get`, at once when the list is in memory (the tracking pipeline asks on every hit). */
+  getSoon(id: number): Soon<Site | null> {
+    return soonThen(this.loadedSoon(), (sites) => sites.find((s) => s.id === id) ?? null);
   }
 
   async default(): Promise<Site> {
@@ -122,14 +128,20 @@ export class Sites {
    * 'unknown'.
    */
   async forHost(host: string): Promise<Site | 'unknown'> {
-    const sites = await this.loaded();
-    // Every hit asks this: a map of the hosts, built once per loaded list, answers it at any number of sites.
-    if (this.hostsFor !== sites) {
-      this.hosts = new Map(sites.flatMap((s) => hostsOf(s).map((h) => [h, s] as const)));
-      this.anyHost = sites.find((s) => s.domain === null) ?? 'unknown';
-      this.hostsFor = sites;
-    }
-    return this.hosts.get(normalizeHost(host)) ?? this.anyHost;
+    return this.forHostSoon(host);
+  }
+
+  /** `forHost`, at once when the list is in memory (the tracking pipeline asks on every hit). */
+  forHostSoon(host: string): Soon<Site | 'unknown'> {
+    return soonThen(this.loadedSoon(), (sites) => {
+      // A map of the hosts, built once per loaded list, answers at any number of sites.
+      if (this.hostsFor !== sites) {
+        this.hosts = new Map(sites.flatMap((s) => hostsOf(s).map((h) => [h, s] as const)));
+        this.anyHost = sites.find((s) => s.domain === null) ?? 'unknown';
+        this.hostsFor = sites;
+      }
+      return this.hosts.get(normalizeHost(host)) ?? this.anyHost;
+    });
   }
 
   /** The site of the request being served (`request.site`); the default site outside a request. */
@@ -259,6 +271,8 @@ export class Sites {
       default: () => this.default(),
       resolve: (ref) => this.resolve(ref),
       forHost: (host) => this.forHost(host),
+      forHostSoon: (host) => this.forHostSoon(host),
+      getSoon: (id) => this.getSoon(id),
       current: () => this.current(),
       authorize: (user, ref, capability) => this.authorize(user, ref, capability),
       visibleSite: (user, ref) => this.visibleSite(user, ref),
@@ -284,8 +298,12 @@ export class Sites {
     return this.loaded();
   }
 
-  private loaded(): Promise<readonly Site[]> {
-    if (this.cached && this.clock.ms() - this.loadedAt < this.ttlMs) return Promise.resolve(this.cached);
+  private async loaded(): Promise<readonly Site[]> {
+    return this.loadedSoon();
+  }
+
+  private loadedSoon(): Soon<readonly Site[]> {
+    if (this.cached && this.clock.ms() - this.loadedAt < this.ttlMs) return this.cached;
     if (this.loading) return this.loading;
     const loading = this.load().finally(() => {
       if (this.loading === loading) this.loading = null;
