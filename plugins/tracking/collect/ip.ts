@@ -4,20 +4,42 @@ import ipaddr from 'ipaddr.js';
 /** Server variables of tracking.md §7 in priority order, as request header names. */
 const IP_HEADERS = ['cf-connecting-ip', 'true-client-ip', 'x-forwarded-for', 'x-real-ip', 'x-cluster-client-ip', 'client-ip'] as const;
 
-/** Four decimal parts without leading zeros; each part is checked against 255 after the match. */
-const DOTTED_QUAD = /^(?:::ffff:)?((?:0|[1-9]\d{0,2})\.(?:0|[1-9]\d{0,2})\.(?:0|[1-9]\d{0,2})\.(?:0|[1-9]\d{0,2}))$/i;
+const MAPPED_PREFIX = '::ffff:';
+
+/** Whether `text` starts with `::ffff:` in any case. */
+function isMapped(text: string): boolean {
+  if (text.length < MAPPED_PREFIX.length + 7) return false;
+  for (let i = 0; i < MAPPED_PREFIX.length; i++) if ((text.charCodeAt(i) | 0x20) !== MAPPED_PREFIX.charCodeAt(i)) return false;
+  return true;
+}
 
 /**
  * The usual address — a plain IPv4 one or the socket's IPv4-mapped form
  * (`::ffff:127.0.0.1`) — as its canonical IPv4 text without parsing it as
- * IPv6; null for anything else.
+ * IPv6: four decimal parts of at most 255 without leading zeros, read
+ * character by character (every hit comes here); null for anything else.
  */
 function dottedQuad(text: string): string | null {
-  const match = DOTTED_QUAD.exec(text);
-  if (!match) return null;
-  const quad = match[1]!;
-  for (const part of quad.split('.')) if (Number(part) > 255) return null;
-  return quad;
+  const start = isMapped(text) ? MAPPED_PREFIX.length : 0;
+  let parts = 0;
+  let value = 0;
+  let digits = 0;
+  for (let i = start; i <= text.length; i++) {
+    const c = i < text.length ? text.charCodeAt(i) : 46;
+    if (c >= 48 && c <= 57) {
+      if (digits > 0 && value === 0) return null;
+      value = value * 10 + (c - 48);
+      if (++digits > 3 || value > 255) return null;
+    } else if (c === 46 && digits > 0 && parts < 4) {
+      parts++;
+      value = 0;
+      digits = 0;
+    } else {
+      return null;
+    }
+  }
+  if (parts !== 4) return null;
+  return start === 0 ? text : text.slice(start);
 }
 
 /** A valid address in canonical form (IPv4-mapped IPv6 becomes IPv4), or null. */
@@ -68,7 +90,7 @@ export function resolveVisitorIp(headers: IncomingHttpHeaders, remoteAddress: st
     if (raw === undefined) continue;
     const text = Array.isArray(raw) ? raw.join(',') : raw;
     // X-Forwarded-For lists client first; every header may carry a list.
-    for (const part of text.split(',')) {
+    for (const part of text.includes(',') ? text.split(',') : [text]) {
       const ip = normaliseIp(part);
       if (ip === null) continue;
       if (isPublicIp(ip)) return ip;

@@ -21,6 +21,11 @@ describe('visitor addresses (tracking.md §7)', () => {
       ['0x7f.0.0.1', null],
       ['16909060', null],
       ['1.2.3.4.5', null],
+      ['1..2.3', null],
+      ['1.2.3.', null],
+      ['.1.2.3', null],
+      ['1.2.3.1000', null],
+      ['::ffff:1.2.3', null],
       ['junk', null],
       ['', null],
     ];
