@@ -2,6 +2,7 @@ import type { Connection as MysqlConnection } from 'mysql2';
 import type { Sequelize } from 'sequelize';
 import type { Database as SqliteHandle } from 'sqlite3';
 import type { Dialect } from './database';
+import { dbErrorKind } from './db-errors';
 import { retryTransaction } from './retry';
 import type { Serial } from './serial';
 
@@ -26,6 +27,14 @@ export interface DirectStatements {
 export interface DirectDatabase extends DirectStatements {
   /** Runs `work` in a transaction on one connection: committed when it resolves, rolled back when it throws. */
   transaction<T>(work: (statements: DirectStatements) => Promise<T>): Promise<T>;
+  /**
+   * MariaDB only: runs a compound statement (`BEGIN NOT ATOMIC ... END`) that
+   * starts and commits its own transaction, in one round trip, and gives the
+   * rows of its last result set. It is rolled back when it fails, run again
+   * whole when it lost a conflict, and a server gone while it ran leaves its
+   * outcome unknown (`SVC_ERR_DB_COMMIT_UNKNOWN`).
+   */
+  script<T>(sql: string, values: DirectValue[]): Promise<T[]>;
   close(): Promise<void>;
 }
 
@@ -74,8 +83,27 @@ function mysqlDirect(sequelize: Sequelize): DirectDatabase {
           }
         }),
       ),
+    script: <T>(sql: string, values: DirectValue[]) =>
+      retryTransaction((committing) =>
+        borrow(async (s) => {
+          // The COMMIT travels with the rest: once sent, a lost server means an unknown outcome.
+          committing();
+          try {
+            return lastRows<T>(await s.all<unknown>(sql, values));
+          } catch (err) {
+            if (dbErrorKind(err) !== 'gone') await s.run('ROLLBACK', []).catch(() => undefined);
+            throw err;
+          }
+        }),
+      ),
     close: async () => undefined,
   };
+}
+
+/** The rows of the last result set a compound statement answered (the driver lists each statement's result). */
+function lastRows<T>(results: unknown[]): T[] {
+  for (let i = results.length - 1; i >= 0; i--) if (Array.isArray(results[i])) return results[i] as T[];
+  return [];
 }
 
 function sqliteStatements(handle: SqliteHandle): DirectStatements {
@@ -131,6 +159,7 @@ function sqliteDirect(sequelize: Sequelize, storage: string, writes: Serial): Di
       };
       return writes(run);
     },
+    script: () => Promise.reject(new Error('compound statements are MariaDB only')),
     async close() {
       await writes(async () => undefined);
       if (shared) return;

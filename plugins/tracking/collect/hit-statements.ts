@@ -1,44 +1,36 @@
-import type { Database, DirectStatements, DirectValue } from '../../../core';
+import type { Database, DirectDatabase, DirectStatements, DirectValue } from '../../../core';
 import type { SvcStatistic } from '../../../hooks';
 
 /**
  * Every statement a tracked hit runs, in one place, on the database driver
  * directly (`db.direct`): the read of visitors' previous state and the
- * multi-row writes of a batch. They are the same SQL on both dialects except
- * where the map below says otherwise.
+ * multi-row writes of a batch. The statements are the same SQL on every
+ * engine except where the map below says otherwise; how a batch travels
+ * differs: MariaDB takes the whole batch, transaction included, as one
+ * compound statement (one round trip), the others statement by statement.
  */
 
-/** The engines differ in how a multi-row INSERT reports its ids, and in how an INSERT skips duplicates. */
+/** The engines differ in how a multi-row INSERT reports its ids, in how an INSERT skips duplicates, and in how a batch travels. */
 type Engine = 'sqlite' | 'mariadb' | 'mysql';
 
 interface EngineSql {
   insertIgnore: string;
-  /** Runs a multi-row INSERT of `rows` rows and gives the new ids in row order. */
-  insertIds(s: DirectStatements, sql: string, values: DirectValue[], rows: number, increment: number): Promise<number[]>;
+  /** The first id a multi-row INSERT gave; the others follow it by `step`. */
+  firstId(lastId: number, rows: number, step: number): number;
+  /** MariaDB: the batch as one compound statement. */
+  script: boolean;
 }
 
+/**
+ * A multi-row INSERT ... VALUES (a "simple insert") gets consecutive ids on
+ * every engine, stepped by auto_increment_increment on MySQL-family servers
+ * (a Galera node's share of the ids).
+ */
 const ENGINES: Record<Engine, EngineSql> = {
-  // One writer and rowids counting up: the last id, the others precede it.
-  sqlite: {
-    insertIgnore: 'INSERT OR IGNORE',
-    insertIds: async (s, sql, values, rows) => {
-      const { lastId } = await s.run(sql, values);
-      return Array.from({ length: rows }, (_, i) => lastId - (rows - 1) + i);
-    },
-  },
-  // MariaDB answers the ids itself.
-  mariadb: {
-    insertIgnore: 'INSERT IGNORE',
-    insertIds: async (s, sql, values) => (await s.all<{ ID: number }>(`${sql} RETURNING ID`, values)).map((r) => Number(r.ID)).sort((a, b) => a - b),
-  },
-  // MySQL gives the first id; the rest follow by auto_increment_increment.
-  mysql: {
-    insertIgnore: 'INSERT IGNORE',
-    insertIds: async (s, sql, values, rows, increment) => {
-      const { lastId } = await s.run(sql, values);
-      return Array.from({ length: rows }, (_, i) => lastId + i * increment);
-    },
-  },
+  // One writer and rowids counting up: SQLite reports the last id.
+  sqlite: { insertIgnore: 'INSERT OR IGNORE', firstId: (lastId, rows) => lastId - (rows - 1), script: false },
+  mariadb: { insertIgnore: 'INSERT IGNORE', firstId: (lastId) => lastId, script: true },
+  mysql: { insertIgnore: 'INSERT IGNORE', firstId: (lastId) => lastId, script: false },
 };
 
 export const SESSION_COLUMNS = [
@@ -62,6 +54,34 @@ export const SESSION_COLUMNS = [
   'screen',
 ] as const;
 export const STATISTIC_COLUMNS = ['site_id', 'page_url', 'parameters', 'fragment', 'page_id', 'page_type', 'time', 'uid', 'time_on_page', 'session_id'] as const;
+
+/** A pageview's session, or a row this batch inserts: its index among them. */
+export type RowRef = number | { fresh: number };
+
+/** Everything one batch writes; rows of this batch refer to each other by index. */
+export interface BatchWrites {
+  /** New sessions, in SESSION_COLUMNS order. */
+  sessions: DirectValue[][];
+  /** New pageviews, in STATISTIC_COLUMNS order but for the last (`session_id`), and their session. */
+  statistics: Array<{ values: DirectValue[]; session: RowRef }>;
+  touched: SessionTouch[];
+  /** Heartbeats: seconds added to pageviews. */
+  seconds: Array<{ id: number; seconds: number }>;
+  /** Goal completions of pageviews. */
+  goals: Array<{ statistic: RowRef; goal: number }>;
+}
+
+/** Ids of the batch's new sessions and pageviews, in row order. */
+export interface BatchIds {
+  sessions: number[];
+  statistics: number[];
+}
+
+/** A statement with its values. */
+interface Statement {
+  sql: string;
+  values: DirectValue[];
+}
 
 /** A visitor's latest session joined with its last pageview (null columns when it has none). */
 export type VisitorRow = { s_id: number; s_site_id: number; s_uid: string; s_last_time: number; ID: number | null } & Required<Omit<SvcStatistic, 'ID' | 'search_term'>>;
@@ -116,21 +136,81 @@ export class HitStatements {
     );
   }
 
-  /** New sessions, rows in SESSION_COLUMNS order; their ids in row order. */
-  insertSessions(s: DirectStatements, rows: DirectValue[][]): Promise<number[]> {
-    const sql = this.sessionInsert + marks(rows.length, `(${marks(SESSION_COLUMNS.length, '?')})`);
-    return this.engine.insertIds(s, sql, rows.flat(), rows.length, this.increment);
+  /** Writes a batch in one transaction; its new rows' ids. */
+  write(db: DirectDatabase, batch: BatchWrites): Promise<BatchIds> {
+    return this.engine.script ? this.writeScript(db, batch) : db.transaction((s) => this.writeStatements(s, batch));
   }
 
-  /** New pageviews, rows in STATISTIC_COLUMNS order; their ids in row order. */
-  insertStatistics(s: DirectStatements, rows: DirectValue[][]): Promise<number[]> {
-    const sql = this.statisticInsert + marks(rows.length, `(${marks(STATISTIC_COLUMNS.length, '?')})`);
-    return this.engine.insertIds(s, sql, rows.flat(), rows.length, this.increment);
+  private async writeStatements(s: DirectStatements, batch: BatchWrites): Promise<BatchIds> {
+    const sessions = await this.insertIds(s, this.sessionInsert, batch.sessions);
+    const id = (ref: RowRef, ids: number[]) => (typeof ref === 'number' ? ref : ids[ref.fresh]!);
+    const statistics = await this.insertIds(s, this.statisticInsert, batch.statistics.map((r) => [...r.values, id(r.session, sessions)]));
+    for (const statement of [this.updateSessions(batch.touched), this.addTimeOnPage(batch.seconds), this.insertGoals(batch.goals.map((g) => [id(g.statistic, statistics), g.goal]))]) {
+      if (statement) await s.run(statement.sql, statement.values);
+    }
+    return { sessions, statistics };
+  }
+
+  /** A multi-row INSERT of `rows`; the new ids in row order. */
+  private async insertIds(s: DirectStatements, insert: string, rows: DirectValue[][]): Promise<number[]> {
+    if (rows.length === 0) return [];
+    const { lastId } = await s.run(insert + marks(rows.length, `(${marks(rows[0]!.length, '?')})`), rows.flat());
+    return this.ids(this.engine.firstId(lastId, rows.length, this.increment), rows.length, this.increment);
+  }
+
+  private ids(first: number, rows: number, step: number): number[] {
+    return Array.from({ length: rows }, (_, i) => first + i * step);
+  }
+
+  /**
+   * MariaDB: the batch as one compound statement, its transaction included.
+   * Rows refer to the batch's new sessions and pageviews by the first id of
+   * their INSERT (kept in local variables) and their index.
+   */
+  private async writeScript(db: DirectDatabase, batch: BatchWrites): Promise<BatchIds> {
+    const parts = ['BEGIN NOT ATOMIC', 'DECLARE s, t BIGINT DEFAULT 0;', 'START TRANSACTION;'];
+    const values: DirectValue[] = [];
+    const add = (statement: Statement | null) => {
+      if (!statement) return;
+      parts.push(`${statement.sql};`);
+      for (const v of statement.values) values.push(v);
+    };
+    // `?` for a row of another batch; else the first id of this batch's INSERT stepped `?` times.
+    const ref = (variable: string, r: RowRef) => {
+      values.push(typeof r === 'number' ? r : r.fresh);
+      return typeof r === 'number' ? '?' : `${variable} + ? * @@auto_increment_increment`;
+    };
+    if (batch.sessions.length > 0) {
+      add({ sql: this.sessionInsert + marks(batch.sessions.length, `(${marks(SESSION_COLUMNS.length, '?')})`), values: batch.sessions.flat() });
+      parts.push('SET s = LAST_INSERT_ID();');
+    }
+    if (batch.statistics.length > 0) {
+      const tuple = marks(STATISTIC_COLUMNS.length - 1, '?');
+      const rows = batch.statistics.map((r) => {
+        for (const v of r.values) values.push(v);
+        return `(${tuple}, ${ref('s', r.session)})`;
+      });
+      parts.push(`${this.statisticInsert}${rows.join(', ')};`, 'SET t = LAST_INSERT_ID();');
+    }
+    add(this.updateSessions(batch.touched));
+    add(this.addTimeOnPage(batch.seconds));
+    if (batch.goals.length > 0) {
+      const rows = batch.goals.map((g) => {
+        const statistic = ref('t', g.statistic);
+        values.push(g.goal);
+        return `(${statistic}, ?)`;
+      });
+      parts.push(`${this.engine.insertIgnore} INTO ${this.goalStatistics} (statistic_id, goal_id) VALUES ${rows.join(', ')};`);
+    }
+    parts.push('COMMIT;', 'SELECT s, t, @@auto_increment_increment AS step;', 'END');
+    const [row] = await db.script<{ s: number; t: number; step: number }>(parts.join('\n'), values);
+    const step = Number(row?.step ?? 1);
+    return { sessions: this.ids(Number(row?.s ?? 0), batch.sessions.length, step), statistics: this.ids(Number(row?.t ?? 0), batch.statistics.length, step) };
   }
 
   /** Last activity of every touched session; last URL and bounce for those that got a pageview; the first goal where one was reached. */
-  async updateSessions(s: DirectStatements, touched: SessionTouch[]): Promise<void> {
-    if (touched.length === 0) return;
+  private updateSessions(touched: SessionTouch[]): Statement | null {
+    if (touched.length === 0) return null;
     const pages = touched.filter((x) => x.url !== null);
     const goals = touched.filter((x) => x.goal > 0);
     const sets = [`last_time = CASE ID ${marks(touched.length, 'WHEN ? THEN ?', ' ')} END`];
@@ -146,21 +226,22 @@ export class HitStatements {
       values.push(...goals.flatMap((x) => [x.id, x.goal]));
     }
     values.push(...touched.map((x) => x.id));
-    await s.run(`UPDATE ${this.sessions} SET ${sets.join(', ')} WHERE ID IN (${marks(touched.length, '?')})`, values);
+    return { sql: `UPDATE ${this.sessions} SET ${sets.join(', ')} WHERE ID IN (${marks(touched.length, '?')})`, values };
   }
 
   /** Heartbeats: seconds added to the time on page of their pageviews. */
-  async addTimeOnPage(s: DirectStatements, updates: Array<{ id: number; seconds: number }>): Promise<void> {
-    if (updates.length === 0) return;
-    await s.run(
-      `UPDATE ${this.statistics} SET time_on_page = time_on_page + CASE ID ${marks(updates.length, 'WHEN ? THEN ?', ' ')} ELSE 0 END WHERE ID IN (${marks(updates.length, '?')})`,
-      [...updates.flatMap((u) => [u.id, u.seconds]), ...updates.map((u) => u.id)],
-    );
+  private addTimeOnPage(updates: Array<{ id: number; seconds: number }>): Statement | null {
+    const counted = updates.filter((u) => u.seconds > 0);
+    if (counted.length === 0) return null;
+    return {
+      sql: `UPDATE ${this.statistics} SET time_on_page = time_on_page + CASE ID ${marks(counted.length, 'WHEN ? THEN ?', ' ')} ELSE 0 END WHERE ID IN (${marks(counted.length, '?')})`,
+      values: [...counted.flatMap((u) => [u.id, u.seconds]), ...counted.map((u) => u.id)],
+    };
   }
 
   /** Goal completions, [statistic id, goal id]; a pair already stored is skipped. */
-  async insertGoals(s: DirectStatements, pairs: Array<[number, number]>): Promise<void> {
-    if (pairs.length === 0) return;
-    await s.run(`${this.engine.insertIgnore} INTO ${this.goalStatistics} (statistic_id, goal_id) VALUES ${marks(pairs.length, '(?, ?)')}`, pairs.flat());
+  private insertGoals(pairs: Array<[number, number]>): Statement | null {
+    if (pairs.length === 0) return null;
+    return { sql: `${this.engine.insertIgnore} INTO ${this.goalStatistics} (statistic_id, goal_id) VALUES ${marks(pairs.length, '(?, ?)')}`, values: pairs.flat() };
   }
 }

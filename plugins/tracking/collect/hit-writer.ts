@@ -1,7 +1,7 @@
-import { type Database, type DirectStatements, isCommitUnknown, type SvcLogger } from '../../../core';
+import { type Database, isCommitUnknown, type SvcLogger } from '../../../core';
 import type { SvcStatistic } from '../../../hooks';
 import { Batcher } from './batcher';
-import type { HitStatements, SessionTouch } from './hit-statements';
+import type { BatchWrites, HitStatements, RowRef } from './hit-statements';
 
 /** A session row to create with the pageview (tracking.md §2.2). */
 export interface NewSession {
@@ -45,7 +45,8 @@ const isNew = (s: NewSession | { id: number }): s is NewSession => !('id' in s);
 /**
  * Writes hits in batches: every hit planned while the previous batch commits
  * goes into the next one, as a few multi-row statements in one transaction
- * (sessions, pageviews, session updates, time-on-page updates, goal joins).
+ * (sessions, pageviews, session updates, time-on-page updates, goal joins;
+ * hit-statements.ts).
  * A batch is all or nothing; each batch holds at most one hit per visitor
  * (the pipeline serialises a visitor's hits).
  */
@@ -73,65 +74,53 @@ export class HitWriter {
   }
 
   private async writeWithRetry(plans: WritePlan[]): Promise<WriteResult[]> {
-    const write = (batch: WritePlan[]) => this.db.direct.transaction((s) => this.writeBatch(batch, s));
     try {
-      return await write(plans);
+      return await this.writeBatch(plans);
     } catch (err) {
       // A batch whose COMMIT went unanswered may be stored: writing it again could count its hits twice.
       if (isCommitUnknown(err)) throw err;
       // A deadlock or busy database aborts the whole batch; one retry, then each hit alone.
       this.logger.warn({ err, hits: plans.length }, 'hit batch failed; retrying');
-      if (plans.length === 1) return write(plans);
+      if (plans.length === 1) return this.writeBatch(plans);
       const results: WriteResult[] = [];
-      for (const plan of plans) results.push((await write([plan]))[0]!);
+      for (const plan of plans) results.push((await this.writeBatch([plan]))[0]!);
       return results;
     }
   }
 
-  private async writeBatch(plans: WritePlan[], s: DirectStatements): Promise<WriteResult[]> {
-    const results: WriteResult[] = plans.map(() => ({ statisticId: 0, sessionId: 0 }));
-    const creates = plans.flatMap((p, i) => (p.kind === 'create' ? [{ p, i }] : []));
-
-    const fresh = creates.filter(({ p }) => isNew(p.session));
-    if (fresh.length > 0) {
-      const ids = await this.sql.insertSessions(
-        s,
-        fresh.map(({ p }) => {
-          const n = p.session as NewSession;
-          return [p.siteId, n.uid, n.time, n.time, n.first_visited_url, n.last_visited_url, n.host, n.referrer, n.goal_id, n.city_code, n.browser_id, n.browser_version_id, n.platform_id, n.device_id, n.first_time_visit, 1, n.platform_version_id, n.screen];
-        }),
-      );
-      fresh.forEach(({ i }, n) => (results[i]!.sessionId = ids[n]!));
+  private async writeBatch(plans: WritePlan[]): Promise<WriteResult[]> {
+    const batch: BatchWrites = { sessions: [], statistics: [], touched: [], seconds: [], goals: [] };
+    for (const p of plans) {
+      if (p.kind === 'update') {
+        batch.touched.push({ id: p.sessionId, time: p.time, url: null, goal: 0 });
+        if (p.seconds > 0) batch.seconds.push({ id: p.statisticId, seconds: p.seconds });
+        for (const goal of p.goals) batch.goals.push({ statistic: p.statisticId, goal });
+        continue;
+      }
+      let session: RowRef;
+      if (isNew(p.session)) {
+        const n = p.session;
+        session = { fresh: batch.sessions.length };
+        batch.sessions.push([p.siteId, n.uid, n.time, n.time, n.first_visited_url, n.last_visited_url, n.host, n.referrer, n.goal_id, n.city_code, n.browser_id, n.browser_version_id, n.platform_id, n.device_id, n.first_time_visit, 1, n.platform_version_id, n.screen]);
+      } else {
+        session = p.session.id;
+        batch.touched.push({ id: p.session.id, time: p.statistic.time, url: p.session.lastVisitedUrl, goal: p.goals[0] ?? 0 });
+      }
+      const statistic = { fresh: batch.statistics.length };
+      const st = p.statistic;
+      batch.statistics.push({ values: [p.siteId, st.page_url, st.parameters, st.fragment, st.page_id, st.page_type, st.time, st.uid, st.time_on_page], session });
+      for (const goal of p.goals) batch.goals.push({ statistic, goal });
     }
-    for (const { p, i } of creates) if (!isNew(p.session)) results[i]!.sessionId = p.session.id;
-
-    if (creates.length > 0) {
-      const ids = await this.sql.insertStatistics(
-        s,
-        creates.map(({ p, i }) => {
-          const st = p.statistic;
-          st.session_id = results[i]!.sessionId;
-          return [p.siteId, st.page_url, st.parameters, st.fragment, st.page_id, st.page_type, st.time, st.uid, st.time_on_page, st.session_id];
-        }),
-      );
-      creates.forEach(({ p, i }, n) => {
-        results[i]!.statisticId = ids[n]!;
-        p.statistic.ID = ids[n]!;
-      });
-    }
-
-    const touched: SessionTouch[] = [];
-    plans.forEach((p, i) => {
-      if (p.kind === 'update') touched.push({ id: p.sessionId, time: p.time, url: null, goal: 0 });
-      else if (!isNew(p.session)) touched.push({ id: results[i]!.sessionId, time: p.statistic.time, url: p.session.lastVisitedUrl, goal: p.goals[0] ?? 0 });
+    const ids = await this.sql.write(this.db.direct, batch);
+    let fresh = 0;
+    let created = 0;
+    return plans.map((p) => {
+      if (p.kind === 'update') return { statisticId: p.statisticId, sessionId: p.sessionId };
+      const sessionId = isNew(p.session) ? ids.sessions[fresh++]! : p.session.id;
+      const statisticId = ids.statistics[created++]!;
+      p.statistic.session_id = sessionId;
+      p.statistic.ID = statisticId;
+      return { statisticId, sessionId };
     });
-    await this.sql.updateSessions(s, touched);
-
-    plans.forEach((p, i) => {
-      if (p.kind === 'update') results[i] = { statisticId: p.statisticId, sessionId: p.sessionId };
-    });
-    await this.sql.addTimeOnPage(s, plans.flatMap((p) => (p.kind === 'update' && p.seconds > 0 ? [{ id: p.statisticId, seconds: p.seconds }] : [])));
-    await this.sql.insertGoals(s, plans.flatMap((p, i) => p.goals.map((g) => [results[i]!.statisticId, g] as [number, number])));
-    return results;
   }
 }
