@@ -107,10 +107,10 @@ export class StatisticsService {
     });
   }
 
-  /** A hit written for a day already folded makes that day's summaries of its site stale. */
-  async noteHit(siteId: number, time: number): Promise<void> {
+  /** A hit written for a day already folded makes that day's summaries of its site stale (nothing to wait for on today's hits). */
+  noteHit(siteId: number, time: number): Promise<void> | undefined {
     const today = dayStart(this.deps.clock.unix(), this.deps.timezone);
-    if (time < today) await this.state.markDirty(siteId, dayStart(time, this.deps.timezone));
+    return time < today ? this.state.markDirty(siteId, dayStart(time, this.deps.timezone)) : undefined;
   }
 
   /** The view of one plugin: registrations are applied through `defer` and routes belong to the plugin. */

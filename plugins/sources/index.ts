@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { definePlugin, RETENTION_SETTING, retentionCutoff } from '../../core';
+import { definePlugin, RETENTION_SETTING, retentionCutoff, soonThen } from '../../core';
 import { campaignsTable } from './migrations/0001-campaigns';
 import { CampaignStore } from './services/campaign-store';
 import { registerSourcesData } from './services/data';
@@ -20,9 +20,7 @@ export default definePlugin({
     registerCampaignDimensions(ctx);
     registerSourcesData(ctx);
 
-    ctx.hooks.addAction('svc_after_create_statistic', async (id, statistic) => {
-      await campaigns.record(id, statistic.time, statistic.parameters);
-    });
+    ctx.hooks.addAction('svc_after_create_statistic', (id, statistic) => soonThen(campaigns.record(id, statistic.time, statistic.parameters), () => undefined));
     ctx.hooks.addAction('svc_every_hour', async () => void (await campaigns.catchUp()));
     ctx.sites.onRemove(async (siteId) => void (await campaigns.removeSite(siteId)));
     ctx.hooks.addAction('svc_daily', async () => {

@@ -1,5 +1,5 @@
 import type { Transaction } from 'sequelize';
-import { type Database, insertIfAbsent, type Options } from '../../../core';
+import { type Database, insertIfAbsent, type Options, type Soon } from '../../../core';
 import type { CampaignsService, UtmField } from '../contract';
 import { parseUtm } from './utm';
 
@@ -22,8 +22,8 @@ export class CampaignStore implements CampaignsService {
     return this.db.table('campaigns');
   }
 
-  /** Records the campaign of one pageview; false when its query string carries no UTM fields. */
-  async record(statisticId: number, time: number, parameters: string): Promise<boolean> {
+  /** Records the campaign of one pageview; false (at once) when its query string carries no UTM fields, as most do. */
+  record(statisticId: number, time: number, parameters: string): Soon<boolean> {
     const campaign = parseUtm(parameters);
     if (!campaign || statisticId <= 0) return false;
     return insertIfAbsent(this.db, this.table, { statistic_id: statisticId, time, ...campaign });

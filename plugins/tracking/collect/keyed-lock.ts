@@ -1,19 +1,29 @@
+import type { Soon } from '../../../core';
+
 /**
- * Runs work for the same key one after another (the hits of one visitor on
- * this node), and work for different keys concurrently.
+ * Lets work for the same key run one after another (the hits of one visitor
+ * on this node) and work for different keys concurrently. The usual key is
+ * free: it is taken at once, without a promise.
  */
 export class KeyedLock {
-  private readonly tails = new Map<string, Promise<unknown>>();
+  /** Keys held, each with the turns waiting for it in order. */
+  private readonly waiting = new Map<string, Array<() => void>>();
 
-  /** Starts `work` (an async function) at once when nothing runs for `key`, else after the work before it settles. */
-  run<T>(key: string, work: () => Promise<T>): Promise<T> {
-    const previous = this.tails.get(key);
-    const result = previous ? previous.then(work, work) : work();
-    const release = () => {
-      if (this.tails.get(key) === tail) this.tails.delete(key);
-    };
-    const tail: Promise<unknown> = result.then(release, release);
-    this.tails.set(key, tail);
-    return result;
+  /** Takes `key` (at once when it is free, else when the holders before have released it); call the release function exactly once. */
+  acquire(key: string): Soon<() => void> {
+    const queue = this.waiting.get(key);
+    const release = () => this.release(key);
+    if (!queue) {
+      this.waiting.set(key, []);
+      return release;
+    }
+    return new Promise((resolve) => queue.push(() => resolve(release)));
+  }
+
+  private release(key: string): void {
+    const queue = this.waiting.get(key);
+    const next = queue?.shift();
+    if (next) next();
+    else this.waiting.delete(key);
   }
 }

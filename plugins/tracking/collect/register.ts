@@ -14,6 +14,7 @@ import { registerSearch } from '../search/register';
 import { TransportStatusService } from '../status/transport-status';
 import { DomainWatch } from './domains';
 import { DropLog } from './drop-log';
+import { HitHeaders } from './hit-headers';
 import { HitStatements } from './hit-statements';
 import { HitWriter } from './hit-writer';
 import { removeJunkBrowsers } from './junk-browsers';
@@ -34,6 +35,7 @@ export async function registerCollection(ctx: PluginContext): Promise<DropLog> {
   await goals.init();
   const drops = new DropLog(ctx.db, ctx.clock, ctx.logger);
   const statements = await HitStatements.create(ctx.db);
+  const hitHeaders = new HitHeaders();
   const tracker = new Tracker({
     config,
     hooks: ctx.hooks,
@@ -50,6 +52,7 @@ export async function registerCollection(ctx: PluginContext): Promise<DropLog> {
     domains: new DomainWatch(ctx.options),
     drops,
     sites: new SiteOfHit(ctx.sites),
+    hitHeaders,
     clientAddress: ctx.http.clientAddress,
   });
   ctx.onStop(async () => {
@@ -57,7 +60,7 @@ export async function registerCollection(ctx: PluginContext): Promise<DropLog> {
     await drops.settled();
   });
 
-  await registerGeo(ctx);
+  await registerGeo(ctx, hitHeaders);
   const hookGoals = registerGoals(ctx, goals);
   const searches = registerSearch(ctx, tracker);
   await registerExternalLinks(ctx, config);
@@ -78,7 +81,7 @@ export async function registerCollection(ctx: PluginContext): Promise<DropLog> {
   ctx.sites.onRemove((siteId) => removeSitePageviewJoins(ctx.db, siteId));
 
   const service: TrackingService = {
-    track: (payload, request, time) => tracker.track(payload, request, time),
+    track: async (payload, request, time) => tracker.track(payload, request, time),
     handleHook: (hookName, uid) => hookGoals.handleHook(hookName, uid),
     captureSearchAndPosts: (posts, query) => searches.captureSearchAndPosts(posts, query),
     linkPendingSearch: (id, statistic) => searches.linkPendingSearch(id, statistic),

@@ -1,4 +1,4 @@
-import type { SitesApi } from '../../../core';
+import { type SitesApi, type Soon, soonThen } from '../../../core';
 
 /** A `site` field naming a site id: a positive whole number or its digits; anything else names none (0). */
 function siteField(value: unknown): number | null {
@@ -12,17 +12,14 @@ function siteField(value: unknown): number | null {
  * site other than the default one sends it), else the one whose domains match
  * the page host (`ctx.sites.forHost`). Null when there is none: an unknown id,
  * or a host no site claims once every site has its domain set. Both lookups
- * read the in-memory list of sites.
+ * read the in-memory list of sites, at once while it is fresh.
  */
 export class SiteOfHit {
-  constructor(private readonly sites: Pick<SitesApi, 'get' | 'forHost'>) {}
+  constructor(private readonly sites: Pick<SitesApi, 'getSoon' | 'forHostSoon'>) {}
 
-  async of(field: unknown, host: string): Promise<number | null> {
+  of(field: unknown, host: string): Soon<number | null> {
     const id = siteField(field);
-    if (id === null) {
-      const site = await this.sites.forHost(host);
-      return site === 'unknown' ? null : site.id;
-    }
-    return id > 0 ? ((await this.sites.get(id))?.id ?? null) : null;
+    if (id === null) return soonThen(this.sites.forHostSoon(host), (site) => (site === 'unknown' ? null : site.id));
+    return id > 0 ? soonThen(this.sites.getSoon(id), (site) => site?.id ?? null) : null;
   }
 }

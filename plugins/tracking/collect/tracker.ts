@@ -1,12 +1,13 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { type Clock, DEFAULT_SITE_ID, type Hooks, type PluginContext, type Principal, type SvcLogger, type Transients } from '../../../core';
+import { type Clock, DEFAULT_SITE_ID, type Hooks, type PluginContext, type Principal, runSoon, type Soon, type SoonSteps, soonThen, type SvcLogger, type Transients } from '../../../core';
 import type { SvcHitType, SvcSanitizedHit, SvcStatistic } from '../../../hooks';
+import type { Goal } from '../goals/goal';
 import type { GoalStore } from '../goals/goal-store';
 import { completedGoals } from '../goals/matcher';
 import type { DomainWatch } from './domains';
 import { BlocklistCache, type DropOutcome, isReferrerSpam, matchingRule, sendsDoNotTrack } from './exclusions';
-import type { HitWriter, NewSession, WritePlan } from './hit-writer';
-import { identify } from './identity';
+import type { HitWriter, NewSession, WritePlan, WriteResult } from './hit-writer';
+import { type Identity, identify } from './identity';
 import { resolveVisitorIp } from './ip';
 import { KeyedLock } from './keyed-lock';
 import { LOOKUP_ITEMS, type LookupIds } from './lookups';
@@ -15,9 +16,10 @@ import type { RotatingSalt } from './rotating-salt';
 import type { SiteOfHit } from './site-of-hit';
 import { hostOf, parseHttpUrl } from './text';
 import type { DropLog } from './drop-log';
+import type { HitHeaders } from './hit-headers';
 import type { TrackingConfig, TrackingConfigCache } from './tracking-config';
 import type { AgentParser, ParsedAgent } from './user-agent';
-import type { VisitorStates } from './visitor-state';
+import type { VisitorState, VisitorStates } from './visitor-state';
 
 /** Session and previous-hit window (tracking.md §8). */
 export const WINDOW_SECONDS = 30 * 60;
@@ -33,6 +35,16 @@ export interface HitRequest {
 interface Exclusion {
   outcome: DropOutcome;
   extra?: Record<string, unknown>;
+}
+
+/** A hit that passed steps 1-4, ready to record. */
+interface Prepared {
+  siteId: number;
+  hit: SvcSanitizedHit;
+  cfg: TrackingConfig;
+  /** Session fields outside the documented hit (tracking.md §6). */
+  session: Pick<NewSession, 'screen' | 'platform_version_id'>;
+  headers: IncomingHttpHeaders;
 }
 
 export type TrackResult =
@@ -55,13 +67,10 @@ export interface TrackerDeps {
   domains: DomainWatch;
   drops: DropLog;
   sites: SiteOfHit;
+  hitHeaders: HitHeaders;
   /** ctx.http.clientAddress: the address through trusted proxies, null without SVC_TRUST_PROXY. */
   clientAddress: PluginContext['http']['clientAddress'];
 }
-
-/** A value now, or later when it had to wait: the pipeline awaits only what really waits. */
-type Soon<T> = T | Promise<T>;
-const waits = <T>(value: Soon<T>): value is Promise<T> => value instanceof Promise;
 
 const header = (headers: IncomingHttpHeaders, name: string) => {
   const v = headers[name];
@@ -78,22 +87,19 @@ export class Tracker {
   private readonly blocklists = new BlocklistCache();
   private inFlight = 0;
   private readonly idle: Array<() => void> = [];
-  private readonly finished = () => {
-    if (--this.inFlight === 0) for (const resolve of this.idle.splice(0)) resolve();
-  };
 
   constructor(private readonly d: TrackerDeps) {}
 
   /**
-   * Processes one decoded payload. Throws a 400 SvcError for a payload whose
-   * page URL is unusable; every other problem drops or cleans the field.
-   * `time` overrides the clock (demo traffic).
+   * Processes one decoded payload: the result at once when nothing had to
+   * wait (a dropped hit), else a promise of it. Throws (or rejects with) a
+   * 400 SvcError for a payload whose page URL is unusable; every other
+   * problem drops or cleans the field. `time` overrides the clock (demo
+   * traffic).
    */
-  track(payload: Record<string, unknown>, request: HitRequest, time = this.d.clock.unix()): Promise<TrackResult> {
-    const work = this.process(payload, request, time);
+  track(payload: Record<string, unknown>, request: HitRequest, time = this.d.clock.unix()): Soon<TrackResult> {
     this.inFlight++;
-    work.then(this.finished, this.finished);
-    return work;
+    return runSoon(this.process(payload, request, time));
   }
 
   /** Resolves when every hit under way has finished (the kernel waits for it before closing the database). */
@@ -101,19 +107,39 @@ export class Tracker {
     if (this.inFlight > 0) await new Promise<void>((resolve) => this.idle.push(resolve));
   }
 
-  private async process(payload: Record<string, unknown>, request: HitRequest, time: number): Promise<TrackResult> {
+  private finished(): void {
+    if (--this.inFlight === 0) for (const resolve of this.idle.splice(0)) resolve();
+  }
+
+  /** The whole pipeline; steps 5-10 run once the visitor's earlier hits on this node are written. */
+  private *process(payload: Record<string, unknown>, request: HitRequest, time: number): SoonSteps<TrackResult> {
+    try {
+      // A run of its own: nothing of the request outlives it while the hit waits for the database.
+      const prepared = (yield runSoon(this.prepare(payload, request, time))) as Prepared | TrackResult;
+      if ('recorded' in prepared) return prepared;
+      const release = (yield this.locks.acquire(prepared.hit.uid)) as () => void;
+      try {
+        return (yield runSoon(this.record(prepared))) as TrackResult;
+      } finally {
+        release();
+      }
+    } finally {
+      this.finished();
+    }
+  }
+
+  /** Steps 1-4 of §3.3 and the visitor's identity: the hit to record, or why it is dropped. */
+  private *prepare(payload: Record<string, unknown>, request: HitRequest, time: number): SoonSteps<Prepared | TrackResult> {
     // The site: named by the snippet, else the one the page host belongs to. Its settings apply
     // (the default site's to a hit of no site, dropped below).
     const page = parseHttpUrl(payload.url);
-    const siteId = await this.d.sites.of(payload.site, page?.host.toLowerCase() ?? '');
+    const siteId = (yield this.d.sites.of(payload.site, page?.host.toLowerCase() ?? '')) as number | null;
     const settingsOf = siteId ?? DEFAULT_SITE_ID;
-    const cfg = this.d.config.current(settingsOf) ?? (await this.d.config.get(settingsOf));
+    const cfg = this.d.config.current(settingsOf) ?? ((yield this.d.config.get(settingsOf)) as TrackingConfig);
 
     // 1. IP block (the site's blocklist), before anything is sanitised.
-    const foundIp = this.visitorIp(request);
-    const ip = waits(foundIp) ? await foundIp : foundIp;
-    const blocked = this.ipBlocked(ip, cfg);
-    if ((waits(blocked) ? await blocked : blocked) && !(await this.isTestHit(payload.url))) {
+    const ip = (yield this.visitorIp(request)) as string;
+    if (((yield this.ipBlocked(ip, cfg)) as boolean) && !((yield this.isTestHit(payload.url)) as boolean)) {
       return this.drop('ip blocked', payload, siteId);
     }
 
@@ -124,34 +150,21 @@ export class Tracker {
     if (agent.bot) return this.drop('bot', hit, siteId);
 
     // 3. Custom block rules and the visitor's own choices; 4. referrer spam.
-    const exclusion = this.excluded(request, hit, cfg);
-    const excluded = waits(exclusion) ? await exclusion : exclusion;
+    const excluded = (yield this.excluded(request, hit, cfg)) as Exclusion | null;
     if (excluded) return this.drop(excluded.outcome, hit, siteId, excluded.extra);
 
-    const identity = identify(
-      {
-        privacyLevel: cfg.privacyLevel,
-        headless: cfg.headless,
-        uid: hit.uid,
-        fingerprint: hit.fingerprint,
-        ip,
-        userAgent: header(request.headers, 'user-agent') || hit.user_agent,
-      },
-      this.d.salt,
-    );
-    const { uid, fingerprint } = waits(identity) ? await identity : identity;
-    const ids = this.lookupIds(agent);
-    const [browser_id = 0, browser_version_id = 0, platform_id = 0, device_id = 0, platform_version_id = 0] = waits(ids) ? await ids : ids;
+    const identity = { privacyLevel: cfg.privacyLevel, headless: cfg.headless, uid: hit.uid, fingerprint: hit.fingerprint, ip, userAgent: header(request.headers, 'user-agent') || hit.user_agent };
+    const { uid, fingerprint } = (yield identify(identity, this.d.salt)) as Identity;
+    const [browser_id = 0, browser_version_id = 0, platform_id = 0, device_id = 0, platform_version_id = 0] = (yield this.lookupIds(agent)) as number[];
     const sanitized = sanitizedHit(hit, { uid, fingerprint, ip, time, browser_id, browser_version_id, platform_id, device_id });
     // Session fields outside the documented hit (tracking.md §6): kept off the hooks' payload.
-    const session = { screen: screenClass(payload.screen), platform_version_id };
-    return this.locks.run(uid, () => this.record(siteId, sanitized, cfg, session));
+    return { siteId, hit: sanitized, cfg, session: { screen: screenClass(payload.screen), platform_version_id }, headers: request.headers };
   }
 
   /** Steps 5-10 for one visitor of a site, with the visitor's previous hits already written. */
-  private async record(siteId: number, input: SvcSanitizedHit, cfg: TrackingConfig, session: Pick<NewSession, 'screen' | 'platform_version_id'>): Promise<TrackResult> {
+  private *record({ siteId, hit: input, cfg, session, headers }: Prepared): SoonSteps<TrackResult> {
     const { hooks } = this.d;
-    const state = await this.d.states.load(siteId, input.uid);
+    const state = (yield this.d.states.load(siteId, input.uid)) as VisitorState;
     const open = state.session !== null && state.session.lastTime >= input.time - WINDOW_SECONDS;
     const previous = open ? state.last : null;
     const heartbeat = input.browser_id === 0 && input.browser_version_id === 0 && input.platform_id === 0 && input.device_id === 0;
@@ -162,12 +175,13 @@ export class Tracker {
 
     // 6. Filter; location enrichment is one of its taps.
     const passed = sanitizedHit(input, input);
-    const filtered = await hooks.applyFilters('svc_before_track_hit', passed, hitType, previous ?? {});
+    this.d.hitHeaders.set(passed, headers);
+    const filtered = (yield hooks.applyFiltersSoon('svc_before_track_hit', passed, hitType, previous ?? {})) as unknown;
     // Taps may change the hit in place or return another object; never its visitor or time.
     const hit: SvcSanitizedHit = filtered === passed ? passed : filtered && typeof filtered === 'object' ? { ...input, ...filtered } : input;
     hit.uid = input.uid;
     hit.time = input.time;
-    const goals = completedGoals(this.d.goals.activeNow(siteId) ?? (await this.d.goals.activeGoals(siteId)), hit, hitType === 'create');
+    const goals = completedGoals(this.d.goals.activeNow(siteId) ?? ((yield this.d.goals.activeGoals(siteId)) as readonly Goal[]), hit, hitType === 'create');
 
     let plan: WritePlan;
     let statistic: SvcStatistic | null = null;
@@ -188,7 +202,7 @@ export class Tracker {
         time_on_page: hit.time_on_page,
         session_id: previous ? previous.session_id : 0,
       };
-      if (hooks.hasAction('svc_before_create_statistic')) await hooks.doAction('svc_before_create_statistic', { ...statistic });
+      if (hooks.hasAction('svc_before_create_statistic')) yield hooks.doActionSoon('svc_before_create_statistic', { ...statistic });
       plan = {
         kind: 'create',
         siteId,
@@ -215,17 +229,17 @@ export class Tracker {
             },
       };
     }
-    const written = await this.d.writer.write(plan);
+    const written = (yield this.d.writer.write(plan)) as WriteResult;
     if (statistic) {
       const after: SvcStatistic = { ID: written.statisticId, ...statistic };
       after.session_id = written.sessionId;
       if (hit.search_term) after.search_term = hit.search_term;
       if (siteId !== DEFAULT_SITE_ID) after.site_id = siteId;
-      await hooks.doAction('svc_after_create_statistic', written.statisticId, after);
-      if (!this.d.domains.known(hit.host)) await this.d.domains.observe(hit.host);
+      yield hooks.doActionSoon('svc_after_create_statistic', written.statisticId, after);
+      if (!this.d.domains.known(hit.host)) yield this.d.domains.observe(hit.host);
     }
-    // 10. Outbound link, fired for every recorded hit (the free tier does not tap it: no turn of the event loop then).
-    if (hooks.hasAction('svc_track_external_link')) await hooks.doAction('svc_track_external_link', written.statisticId, hit.external_link_url);
+    // 10. Outbound link, fired for every recorded hit.
+    yield hooks.doActionSoon('svc_track_external_link', written.statisticId, hit.external_link_url);
     return { recorded: true, hitType, statisticId: written.statisticId, sessionId: written.sessionId, uid: hit.uid };
   }
 
@@ -246,16 +260,15 @@ export class Tracker {
   /** The resolved address through `svc_visitor_ip` (at once when nothing taps it). */
   private visitorIp(request: HitRequest): Soon<string> {
     const ip = resolveVisitorIp(request.headers, request.remoteAddress, this.d.clientAddress(request.headers, request.remoteAddress));
-    if (!this.d.hooks.hasFilter('svc_visitor_ip')) return ip;
-    return this.d.hooks.applyFilters('svc_visitor_ip', ip).then((filtered) => (typeof filtered === 'string' ? filtered : ''));
+    return soonThen(this.d.hooks.applyFiltersSoon('svc_visitor_ip', ip), (filtered) => (typeof filtered === 'string' ? filtered : ''));
   }
 
   /** The blocklist setting plus `svc_ip_blocklist` (at once when nothing taps it). */
   private ipBlocked(ip: string, cfg: TrackingConfig): Soon<boolean> {
     if (!this.d.hooks.hasFilter('svc_ip_blocklist')) return this.blocklists.get(cfg.ipBlocklist).matches(ip);
-    return this.d.hooks
-      .applyFilters('svc_ip_blocklist', [...cfg.ipBlocklist])
-      .then((list) => this.blocklists.get(Array.isArray(list) ? list.filter((x): x is string => typeof x === 'string') : []).matches(ip));
+    return soonThen(this.d.hooks.applyFiltersSoon('svc_ip_blocklist', [...cfg.ipBlocklist]), (list) =>
+      this.blocklists.get(Array.isArray(list) ? list.filter((x): x is string => typeof x === 'string') : []).matches(ip),
+    );
   }
 
   /** Steps 3-4; waits only for a signed-in visitor's role check. */
@@ -266,9 +279,9 @@ export class Tracker {
     const spam = () => (hit.referrer && isReferrerSpam(hit.referrer) ? ({ outcome: 'referrer is spam' } as const) : null);
     const user = request.principal.user;
     if (!user) return spam();
-    return this.d.hooks
-      .applyFilters('svc_roles_excluded_from_tracking', [...cfg.roleBlocklist])
-      .then((roles) => (Array.isArray(roles) && roles.includes(user.role) ? { outcome: 'excluded role' } : spam()));
+    return soonThen(this.d.hooks.applyFiltersSoon('svc_roles_excluded_from_tracking', [...cfg.roleBlocklist]), (roles) =>
+      Array.isArray(roles) && roles.includes(user.role) ? { outcome: 'excluded role' } : spam(),
+    );
   }
 
   /** Ids of the user agent's lookup rows, at once when they are all in memory. */

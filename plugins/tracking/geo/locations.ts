@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import { type Database, insertIfAbsent, insertIgnoring } from '../../../core';
+import { type Database, insertIfAbsent, insertIgnoring, type Soon } from '../../../core';
 import type { SvcLocation } from '../../../hooks';
 import { cleanText } from '../collect/text';
 import { COUNTRY_CODES, continentOf, countryPlaceholderCode } from './countries';
@@ -31,12 +31,15 @@ export class Locations {
     for (const [code] of rows) this.known.set(code as number, true);
   }
 
-  /** The city_code of a location, its row stored when first seen; 0 when there is no country. */
-  async codeFor(location: SvcLocation): Promise<number> {
+  /** The city_code of a location (at once when its row is known to exist), its row stored when first seen. */
+  codeFor(location: SvcLocation): Soon<number> {
     const city = plain(location.city);
     const positive = Number.isSafeInteger(location.city_code) && location.city_code! > 0 ? location.city_code! : 0;
     const code = city || positive ? positive || cityCode(location.country_code, plain(location.region), city) : countryPlaceholderCode(location.country_code);
-    if (this.known.has(code)) return code;
+    return this.known.has(code) ? code : this.store(code, location, city);
+  }
+
+  private async store(code: number, location: SvcLocation, city: string): Promise<number> {
     await insertIfAbsent(this.db, this.db.table('locations'), {
       city_code: code,
       country_code: location.country_code,

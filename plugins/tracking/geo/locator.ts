@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { Hooks } from '../../../core';
+import { type Hooks, runSoon, type Soon, type SoonSteps } from '../../../core';
 import type { SvcLocation } from '../../../hooks';
 import { isPublicIp } from '../collect/ip';
 import { continentOf, countryCode } from './countries';
@@ -60,23 +60,30 @@ export class Locator {
     private readonly defaultHandler: string,
   ) {}
 
-  async locate(ip: string, headers: IncomingHttpHeaders): Promise<SvcLocation | null> {
+  /** The location, at once when no filter on the way waits. */
+  locate(ip: string, headers: IncomingHttpHeaders): Soon<SvcLocation | null> {
+    return runSoon(this.steps(ip, headers));
+  }
+
+  private *steps(ip: string, headers: IncomingHttpHeaders): SoonSteps<SvcLocation | null> {
     const { hooks } = this;
-    if (!ip || !(await hooks.applyFilters('svc_geo_ip_enabled', true))) return null;
-    const forced = countryCode(await hooks.applyFilters('svc_country_code_for_ip', '', ip));
+    if (!ip || !((yield hooks.applyFiltersSoon('svc_geo_ip_enabled', true)) as boolean)) return null;
+    const forced = countryCode((yield hooks.applyFiltersSoon('svc_country_code_for_ip', '', ip)) as unknown);
     let location: SvcLocation | null;
     if (forced) {
       location = countryOnly(forced);
     } else if (!isPublicIp(ip)) {
-      location = valid(await hooks.applyFilters('svc_localhost_location_data', null, ip));
+      location = valid((yield hooks.applyFiltersSoon('svc_localhost_location_data', null, ip)) as unknown);
     } else {
-      const handler = await hooks.applyFilters('svc_geoip_handler', this.defaultHandler);
+      const handler = (yield hooks.applyFiltersSoon('svc_geoip_handler', this.defaultHandler)) as string;
       const reader: GeoReader = READERS[handler] ?? countryReader;
-      const variables = await hooks.applyFilters('svc_cdn_country_headers', [...DEFAULT_CDN_COUNTRY_HEADERS]);
+      const variables = hooks.hasFilter('svc_cdn_country_headers')
+        ? ((yield hooks.applyFiltersSoon('svc_cdn_country_headers', [...DEFAULT_CDN_COUNTRY_HEADERS])) as unknown)
+        : DEFAULT_CDN_COUNTRY_HEADERS;
       const edge = Array.isArray(variables) ? edgeCountry(headers, variables) : '';
       if (handler === CITY_READER) location = reader.lookup(ip) ?? (edge ? countryOnly(edge) : null);
       else location = edge ? countryOnly(edge) : reader.lookup(ip);
     }
-    return valid(await hooks.applyFilters('svc_location_data', location, ip));
+    return valid((yield hooks.applyFiltersSoon('svc_location_data', location, ip)) as unknown);
   }
 }

@@ -1,4 +1,6 @@
-import type { PluginContext } from '../../../core';
+import { type PluginContext, runSoon } from '../../../core';
+import type { SvcLocation } from '../../../hooks';
+import type { HitHeaders } from '../collect/hit-headers';
 import { Locations } from './locations';
 import { Locator } from './locator';
 import { CITY_READER, COUNTRY_READER } from './readers';
@@ -8,21 +10,24 @@ import { CITY_READER, COUNTRY_READER } from './readers';
  * resolved only on a session's first hit (no previous hit), stored as the
  * session's city_code. Seeds the country rows of the locations table.
  */
-export async function registerGeo(ctx: PluginContext): Promise<void> {
+export async function registerGeo(ctx: PluginContext, hitHeaders: HitHeaders): Promise<void> {
   const locations = new Locations(ctx.db);
   await locations.seed();
   const locator = new Locator(ctx.hooks, ctx.config.pro ? CITY_READER : COUNTRY_READER);
   ctx.hooks.addFilter(
     'svc_before_track_hit',
-    async (hit, hitType, previous) => {
-      if (hitType !== 'create' || 'ID' in previous) return hit;
-      const location = await locator.locate(hit.ip, ctx.http.currentHeaders() ?? {});
-      if (!location) return hit;
-      // In place: the pipeline hands each filter run its own copy.
-      hit.city_code = await locations.codeFor(location);
-      hit.country_code = location.country_code;
-      return hit;
-    },
+    (hit, hitType, previous) =>
+      runSoon(
+        (function* () {
+          if (hitType !== 'create' || 'ID' in previous) return hit;
+          const location = (yield locator.locate(hit.ip, hitHeaders.get(hit) ?? ctx.http.currentHeaders() ?? {})) as SvcLocation | null;
+          if (!location) return hit;
+          // In place: the pipeline hands each filter run its own copy.
+          hit.city_code = (yield locations.codeFor(location)) as number;
+          hit.country_code = location.country_code;
+          return hit;
+        })(),
+      ),
     { priority: 5 },
   );
 }

@@ -1,6 +1,7 @@
-import type { HotAnswer, HotRequest, PluginContext } from '../../../core';
+import { type HotAnswer, type HotRequest, type PluginContext, isPending, type Soon } from '../../../core';
+import { LOCATION_HOOKS } from '../collect/hit-headers';
 import { decodeBody } from '../collect/payload';
-import type { Tracker } from '../collect/tracker';
+import type { Tracker, TrackResult } from '../collect/tracker';
 import { trackingCors } from './cors';
 import { asTrackingError, trackResponse } from './track-response';
 
@@ -19,16 +20,26 @@ type Transport = 'rest' | 'beacon';
 export function registerTrackRoutes(ctx: PluginContext, tracker: Tracker): void {
   const debug = ctx.config.debug;
   const cors = trackingCors(ctx.config);
-  const answer = (transport: Transport) => async (req: HotRequest): Promise<HotAnswer> => {
+  const answerOf = (transport: Transport, result: TrackResult): HotAnswer => {
+    if (transport === 'rest') return { status: 200, json: trackResponse(result, debug) };
+    return !result.recorded && debug ? { status: 200, text: result.outcome } : { status: 200 };
+  };
+  // Only handlers of other plugins on the location hooks may read the request's headers from the context (hit-headers.ts).
+  const needsContext = () => LOCATION_HOOKS.some((name) => ctx.hooks.tappedByOthers(name));
+  const failed = (err: unknown): never => {
+    throw asTrackingError(err, ctx.logger);
+  };
+  const answer = (transport: Transport) => (req: HotRequest): Soon<HotAnswer> => {
     const payload = decodeBody(transport === 'beacon' && typeof req.body !== 'string' ? '' : req.body);
     if (payload === 'test') return transport === 'rest' ? { status: 200, json: { success: 'test' } } : { status: 200 };
+    let result: Soon<TrackResult>;
     try {
-      const result = await tracker.track(payload, req);
-      if (transport === 'rest') return { status: 200, json: trackResponse(result, debug) };
-      return !result.recorded && debug ? { status: 200, text: result.outcome } : { status: 200 };
+      result = tracker.track(payload, req);
     } catch (err) {
-      throw asTrackingError(err, ctx.logger);
+      return failed(err);
     }
+    if (!isPending(result)) return answerOf(transport, result);
+    return result.then((ready) => answerOf(transport, ready), failed);
   };
 
   ctx.http.hotRoute({
@@ -38,7 +49,8 @@ export function registerTrackRoutes(ctx: PluginContext, tracker: Tracker): void 
     types: ['application/json', 'text/plain'],
     cors,
     basicAuth: true,
+    needsContext,
     handler: answer('rest'),
   });
-  ctx.http.hotRoute({ path: '/svc/endpoint', limit: LIMIT_BYTES, body: 'text', cors, handler: answer('beacon') });
+  ctx.http.hotRoute({ path: '/svc/endpoint', limit: LIMIT_BYTES, body: 'text', cors, needsContext, handler: answer('beacon') });
 }

@@ -21,9 +21,8 @@ const count = (value: unknown): number | null => (typeof value === 'number' && N
 export function registerSearch(ctx: PluginContext, tracker: Tracker): SearchStore & { captureSearchAndPosts: <T>(posts: T[], query: SearchQuery) => Promise<T[]> } {
   const store = new SearchStore(ctx.db, ctx.hooks, ctx.clock, ctx.logger, siteLocales());
 
-  ctx.hooks.addAction('svc_after_create_statistic', async (id, statistic) => {
-    await store.linkPendingSearch(id, statistic);
-  });
+  // Most pageviews carry no search: nothing to wait for then.
+  ctx.hooks.addAction('svc_after_create_statistic', (id, statistic) => (statistic.search_term ? store.linkPendingSearch(id, statistic).then(() => undefined) : undefined));
   ctx.hooks.addAction('svc_daily', async () => {
     const removed = await store.cleanUp();
     ctx.logger.info(removed, 'unlinked searches cleaned up');

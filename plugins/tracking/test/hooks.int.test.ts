@@ -3,11 +3,16 @@ import { type TestKernel, createTestKernel } from '../../../test/helpers/test-ke
 import { heartbeat, pageview, rows, track } from './helpers';
 
 const calls: Array<[string, ...unknown[]]> = [];
+/** What `ctx.http.currentHeaders()` gave the third-party filter, before and after it waited. */
+const seenHeaders: Array<[string | undefined, string | undefined]> = [];
 const recorder = definePlugin({
   name: 'recorder',
   tier: 'free',
   register(ctx) {
-    ctx.hooks.addFilter('svc_before_track_hit', (hit, hitType, previous) => {
+    ctx.hooks.addFilter('svc_before_track_hit', async (hit, hitType, previous) => {
+      const before = ctx.http.currentHeaders()?.['x-marker'] as string | undefined;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      seenHeaders.push([before, ctx.http.currentHeaders()?.['x-marker'] as string | undefined]);
       calls.push(['svc_before_track_hit', structuredClone(hit), hitType, structuredClone(previous)]);
       return hit.page_type === 'rewrite-me' ? { ...hit, page_type: 'rewritten' } : hit;
     });
@@ -67,6 +72,14 @@ describe('tracking hooks (tracking.md §3.3, §6)', () => {
   it('stores what the filter returns', async () => {
     await track(tk, pageview('https://site.example/x/', 'rewriter', { page_type: 'rewrite-me' }));
     expect((await rows(tk, 'statistics', 'uid = ?', ['rewriter']))[0]!.page_type).toBe('rewritten');
+  });
+
+  it("serves a third-party filter the request's headers through ctx.http.currentHeaders(), also after it waited, with hits in parallel", async () => {
+    seenHeaders.length = 0;
+    const markers = Array.from({ length: 6 }, (_, i) => `marker-${i}`);
+    await Promise.all(markers.map((marker, i) => track(tk, pageview(`https://site.example/parallel-${i}/`, `parallel${i}`), { headers: { 'x-marker': marker } })));
+    expect(seenHeaders.map(([before]) => before).sort()).toEqual(markers);
+    for (const [before, after] of seenHeaders) expect(after).toBe(before);
   });
 
   it('fires nothing for a dropped hit', async () => {
