@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { build } from 'esbuild';
 
 export interface Bundle {
   name: string;
@@ -52,6 +51,8 @@ export function discoverEntries(root: string): string[] {
 
 /** Bundles and minifies one entry (TypeScript or CSS) for browsers with esbuild. */
 export async function bundle(root: string, entry: string): Promise<Bundle> {
+  // Loaded here: a server whose bundles were built ahead (npm run build) never needs esbuild.
+  const { build } = await import('esbuild');
   const { name, ext } = assetName(entry);
   const result = await build({
     entryPoints: [path.join(root, entry)],

@@ -1,6 +1,5 @@
 import type { QueryInterface } from 'sequelize';
 import { type ColumnTypes, columnTypes } from './column-types';
-import { SequelizeStorage, Umzug } from 'umzug';
 import type { SvcLogger } from '../logger';
 import type { Database } from './database';
 import { withMigrationLock } from './migration-lock';
@@ -31,6 +30,10 @@ export async function runMigrations(
   logger: SvcLogger,
 ): Promise<string[]> {
   if (migrations.length === 0) return [];
+  const names = migrations.map((m) => `${owner}/${m.name}`);
+  if (!(await anyPending(db, names))) return [];
+  // Loaded only when there is work: umzug and its command-line kit weigh megabytes a server keeps for good.
+  const { SequelizeStorage, Umzug } = await import('umzug');
   const context: MigrationContext = { db, queryInterface: db.sequelize.getQueryInterface(), types: columnTypes(db.dialect) };
   const umzug = new Umzug<MigrationContext>({
     migrations: migrations.map((m) => ({
@@ -47,4 +50,15 @@ export async function runMigrations(
     for (const m of applied) logger.info({ migration: m.name }, `migration ${m.name} applied`);
     return applied.map((m) => m.name);
   });
+}
+
+/** Whether any of `names` is not recorded as applied (true as well while the table does not exist yet). */
+async function anyPending(db: Database, names: readonly string[]): Promise<boolean> {
+  let applied: Set<string>;
+  try {
+    applied = new Set((await db.select<{ name: string }>(`SELECT name FROM ${db.quote(db.table('migrations'))}`)).map((r) => r.name));
+  } catch {
+    return true;
+  }
+  return names.some((name) => !applied.has(name));
 }

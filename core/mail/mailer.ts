@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Clock } from '../clock';
 import { type DomainResolver, recipientDomainIsValid } from './dns-check';
 
@@ -37,14 +37,19 @@ export interface MailerOptions {
  * otherwise written as `.eml` files to the outbox folder.
  */
 export class Mailer {
-  private readonly transport: Transporter;
+  /** Made on the first mail: nodemailer is loaded only by a process that sends one. */
+  private transport: Promise<Transporter> | null = null;
   /** True when mail leaves over SMTP; false in outbox mode. */
   readonly delivers: boolean;
 
   constructor(private readonly options: MailerOptions) {
     this.delivers = Boolean(options.smtpUrl);
-    this.transport = options.smtpUrl
-      ? nodemailer.createTransport(options.smtpUrl)
+  }
+
+  private async createTransport(): Promise<Transporter> {
+    const { default: nodemailer } = await import('nodemailer');
+    return this.options.smtpUrl
+      ? nodemailer.createTransport(this.options.smtpUrl)
       : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   }
 
@@ -63,7 +68,8 @@ export class Mailer {
   }
 
   async send(message: MailMessage): Promise<MailResult> {
-    const info = await this.transport.sendMail({
+    const transport = await (this.transport ??= this.createTransport());
+    const info = await transport.sendMail({
       from: message.from ?? this.options.from,
       to: message.to,
       subject: message.subject,
@@ -85,6 +91,6 @@ export class Mailer {
   }
 
   close(): void {
-    this.transport.close();
+    void this.transport?.then((transport) => transport.close(), () => undefined);
   }
 }

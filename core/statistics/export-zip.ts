@@ -1,13 +1,13 @@
 import { PassThrough, type Readable } from 'node:stream';
-import { Zip, ZipDeflate } from 'fflate';
 
 export interface ZipFile {
   name: string;
   text: string;
 }
 
-/** The files as a zip (deflated), written to the stream as fflate produces it. */
-export function zipStream(files: readonly ZipFile[]): Readable {
+/** The files as a zip (deflated), written to the stream as fflate produces it (loaded on the first export). */
+export async function zipStream(files: readonly ZipFile[]): Promise<Readable> {
+  const { Zip, ZipDeflate } = await import('fflate');
   const out = new PassThrough();
   const zip = new Zip((err, chunk, final) => {
     if (err) {

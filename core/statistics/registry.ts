@@ -199,7 +199,7 @@ export class DataRegistry {
           if (isRows(rows)) files.push({ name: `${job.name}.csv`, text: toCsv(rows, [...request.groupBy, ...request.metrics]) });
         }
         if (skipped.length) files.push({ name: 'skipped.csv', text: toCsv(skipped, ['file', 'reason']) });
-        return new RestResponse(200, zipStream(files), {
+        return new RestResponse(200, await zipStream(files), {
           'Content-Type': 'application/zip',
           'Content-Disposition': `attachment; filename="${tab}-${period || 'export'}.zip"`,
         });

@@ -1,4 +1,3 @@
-import { Parser } from 'htmlparser2';
 import { type Clock, type Database, DEFAULT_SITE_ID, insertIgnoring, type Options, type SvcConfig, type SvcLogger } from '../../../core';
 import { FIRST_DOMAIN_OPTION } from '../collect/domains';
 import type { LinkLookup } from './link-lookup';
@@ -9,8 +8,9 @@ const MAX_BYTES = 2 * 1024 * 1024;
 const TIMEOUT_MS = 10_000;
 const LOOKBACK_SECONDS = 30 * 24 * 60 * 60;
 
-/** Outbound links (other hosts) in an HTML page, normalised. */
-export function outboundLinks(html: string, pageUrl: URL): Set<string> {
+/** Outbound links (other hosts) in an HTML page, normalised (the HTML parser is loaded by the first scrape). */
+export async function outboundLinks(html: string, pageUrl: URL): Promise<Set<string>> {
+  const { Parser } = await import('htmlparser2');
   const links = new Set<string>();
   const parser = new Parser({
     onopentag(name, attrs) {
@@ -77,7 +77,7 @@ export class LinkScraper {
           origin = candidate;
           if (html === null) break;
           pages++;
-          for (const link of outboundLinks(html, url)) found.add(link);
+          for (const link of await outboundLinks(html, url)) found.add(link);
           break;
         } catch (err) {
           logger.debug({ err, path, origin: candidate }, 'page not read for outbound links');
