@@ -17,11 +17,14 @@ import type { Mark, PipelineRun, ServerKind, Stored } from './tracking-server';
  * spreads the same visitors over 50 sites (told apart by host) beside the
  * run on one site.
  *
- * CPU per hit is the figure to compare between runs: on a shared machine it
- * moves by a few percent while hits per second move with the other load.
+ * CPU per hit is the figure to compare between runs; it still moves with the
+ * other load of a shared machine (and falls as hits per second rise), so
+ * SVC_BENCH_ROUNDS repeats every run and closes with the medians.
  */
 
 const SECONDS = Number(process.env.SVC_BENCH_SECONDS || 10);
+/** Rounds of every run, one after another; with more than one the medians close the output (a busy machine moves single runs by 10-20 %). */
+const ROUNDS = Math.max(1, Number(process.env.SVC_BENCH_ROUNDS || 1));
 /** `scripts/server-flags.js`, from dist/bench. */
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { serverNodeFlags } = require(path.join(__dirname, '..', '..', 'scripts', 'server-flags.js')) as { serverNodeFlags(env: NodeJS.ProcessEnv): string[] };
@@ -73,6 +76,9 @@ function serve(kind: ServerKind, dialect: BenchDialect, sites = 1): Promise<Serv
 interface Figures {
   hitsPerSecond: number;
   cpuPerHit: number;
+  peakRssMb: number;
+  /** Page views (svc) or hits (the bound) answered 200 and not stored. */
+  lost: number;
 }
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
@@ -91,7 +97,8 @@ async function run(kind: ServerKind, dialect: BenchDialect, transport: Transport
   const stored = await server.ask<Stored>('stored');
   await server.stop();
   const hits = answered.pageviews + answered.heartbeats;
-  const figures = { hitsPerSecond: hits / SECONDS, cpuPerHit: (after.cpuUs - before.cpuUs) / Math.max(1, hits) };
+  const lostHits = kind === 'bound' ? Math.max(0, hits - stored.rows) : Math.max(0, answered.pageviews - stored.rows);
+  const figures = { hitsPerSecond: hits / SECONDS, cpuPerHit: (after.cpuUs - before.cpuUs) / Math.max(1, hits), peakRssMb: after.peakRss / 1024 / 1024, lost: lostHits };
   const systemShare = Math.round((100 * (after.systemUs - before.systemUs)) / Math.max(1, after.cpuUs - before.cpuUs));
   const name = kind === 'bound' ? `${dialect} bound (node:http, one prepared INSERT)` : `${dialect} svc ${transport}${sites > 1 ? ` over ${sites} sites` : ''}`;
   const against = sites > 1 ? 'one site' : 'the bound';
@@ -140,13 +147,37 @@ const bench: Bench = {
       `${CONNECTIONS} connections, ${SECONDS} s per run, ${fmt(VISITORS)} visitors in cookie mode, ${HEARTBEAT_SHARE * 100} % heartbeats once pages are open; ` +
         `servers run with node ${SERVER_NODE_ARGS}`,
     );
-    for (const dialect of benchDialects()) {
-      const bound = wanted(dialect, 'bound') ? await run('bound', dialect, 'rest', null, log) : null;
-      const oneSite = wanted(dialect, 'rest') || wanted(dialect, 'sites') ? await run('svc', dialect, 'rest', bound, log) : null;
-      if (wanted(dialect, 'beacon')) await run('svc', dialect, 'beacon', bound, log);
-      if (wanted(dialect, 'sites')) await run('svc', dialect, 'rest', oneSite, log, SITES);
-      if (wanted(dialect, 'pipeline')) await pipeline(dialect, log);
+    const rounds = new Map<string, Figures[]>();
+    const keep = (name: string, figures: Figures) => {
+      rounds.set(name, [...(rounds.get(name) ?? []), figures]);
+      return figures;
+    };
+    for (let round = 1; round <= ROUNDS; round++) {
+      if (ROUNDS > 1) log(`round ${round} of ${ROUNDS}`);
+      for (const dialect of benchDialects()) {
+        const bound = wanted(dialect, 'bound') ? keep(`${dialect} bound`, await run('bound', dialect, 'rest', null, log)) : null;
+        const oneSite = wanted(dialect, 'rest') || wanted(dialect, 'sites') ? keep(`${dialect} svc rest`, await run('svc', dialect, 'rest', bound, log)) : null;
+        if (wanted(dialect, 'beacon')) keep(`${dialect} svc beacon`, await run('svc', dialect, 'beacon', bound, log));
+        if (wanted(dialect, 'sites')) keep(`${dialect} svc rest over ${SITES} sites`, await run('svc', dialect, 'rest', oneSite, log, SITES));
+        if (wanted(dialect, 'pipeline')) await pipeline(dialect, log);
+      }
     }
+    if (ROUNDS > 1) for (const line of medians(rounds)) log(line);
   },
 };
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/** One line per run kind: median hits/s and CPU per hit over the rounds, the largest peak RSS, the hits lost in all; svc against its dialect's bound. */
+function medians(rounds: Map<string, Figures[]>): string[] {
+  return [...rounds].map(([name, runs]) => {
+    const cpu = median(runs.map((r) => r.cpuPerHit));
+    const bound = rounds.get(`${name.split(' ')[0]} bound`);
+    const versus = bound && !name.endsWith('bound') ? `, ${(cpu / median(bound.map((r) => r.cpuPerHit))).toFixed(2)}× the bound's` : '';
+    return (
+      `median of ${runs.length}: ${name}: ${fmt(median(runs.map((r) => r.hitsPerSecond)))} hits/s, CPU ${fmt(cpu)} µs per hit${versus}, ` +
+      `peak RSS at most ${fmt(Math.max(...runs.map((r) => r.peakRssMb)))} MB, lost ${fmt(runs.reduce((n, r) => n + r.lost, 0))}`
+    );
+  });
+}
 export default bench;
