@@ -9,6 +9,7 @@ import { datatableService } from './datatables/service';
 import { tapDemo } from './demo/register';
 import { salesMigrations } from './migrations';
 import { registerActionRoute } from './routes/actions';
+import { registerRollups } from './rollups/register';
 import { registerIngestRoute } from './routes/ingest';
 import { webhookRoute } from './routes/webhooks';
 import { subscriptionStanding } from './subscriptions/store';
@@ -25,6 +26,7 @@ export default definePlugin({
     ctx.hooks.declareAction(BACKFILL_HOOK, ['integration', 'phase', 'cursor', 'attempt']);
     ctx.hooks.addAction(BACKFILL_HOOK, (integration, phase, cursor, attempt) => app.backfill.run(integration, phase, cursor, attempt));
     ctx.hooks.addAction('svc_every_hour', () => app.checkIntegrations());
+    registerRollups(app);
     const sales: SalesService = {
       ingest: (events, options) => app.ingest(events, options),
       subscriptionStanding: (siteId, source, subscriptionId) => subscriptionStanding(ctx.db, siteId, source, subscriptionId),

@@ -46,7 +46,7 @@ export function registerSalesData(app: SalesApp, currencies: Currencies): void {
   const { ctx } = app;
   /** The zone of the request's days: its site's. */
   const zoneOf = async (context: DataRunContext) => context.timezone ?? (await app.zoneOf(context.siteId));
-  const shop = new ShopQueries(ctx.db);
+  const shop = new ShopQueries(ctx.db, app.folds, ctx.clock);
   /** The subscription queries of the request's site that its `country` filter narrows (the subscription's own country). */
   const subsOf = (request: DataRequest, context: DataRunContext) =>
     new SubscriptionQueries(ctx.db, context.siteId, request.filters.find((f) => f.dimension === 'country')?.value ?? null);
@@ -99,7 +99,7 @@ export function registerSalesData(app: SalesApp, currencies: Currencies): void {
     capability: CAPABILITY,
     base: BASE,
     allow: { ...allow(SALES_PRODUCTS_METRICS, VISITOR_FILTERS, SALES_PRODUCTS_GROUPS, ['product']), defaultLimit: 100 },
-    run: async (r, c) => salesProducts(ctx.db, r, (await shopWindow(r, c)).scope),
+    run: async (r, c) => salesProducts(shop, r, (await shopWindow(r, c)).scope),
   });
   ctx.statistics.datatable({
     id: 'subscription_products',

@@ -13,10 +13,11 @@ export const DIMENSION_SQL: Readonly<Record<VisitorDimension, string>> = {
   device: "COALESCE(dv.name, '')",
 };
 
-/** The site, window and visitor filters a shop query is scoped to. */
+/** The site, window (in the site's timezone) and visitor filters a shop query is scoped to. */
 export interface Scope {
   siteId: number;
   range: TimeRange;
+  timezone: string;
   filters: readonly StatsFilter[];
 }
 

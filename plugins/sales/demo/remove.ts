@@ -1,6 +1,7 @@
 import type { Database } from '../../../core';
 import { num, tbl } from '../db';
-import { aggregateDay, daysOf } from '../subscriptions/daily';
+import { daysOf } from '../calendar';
+import { aggregateDay } from '../subscriptions/daily';
 
 /** The `source` of every row `svc demo` writes through ingestion, so that `svc demo --remove` finds exactly those. */
 export const DEMO_SOURCE = 'demo';

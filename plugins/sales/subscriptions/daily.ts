@@ -1,22 +1,14 @@
 import { DateTime } from 'luxon';
 import type { Transaction } from 'sequelize';
 import type { Database } from '../../../core';
+import { nextDayStart } from '../calendar';
 import { tbl } from '../db';
-
-/** Unix start of each site-timezone day holding one of `times`, without repeats. */
-export function daysOf(times: Iterable<number>, tz: string): number[] {
-  const days = new Set<number>();
-  for (const t of times) days.add(DateTime.fromSeconds(t, { zone: tz }).startOf('day').toSeconds());
-  return [...days].sort((a, b) => a - b);
-}
 
 /** Starts of the `count` days from `first` on (site timezone, so daylight-saving days have their true length). */
 export function dayRun(first: number, count: number, tz: string): number[] {
   const start = DateTime.fromSeconds(first, { zone: tz }).startOf('day');
   return Array.from({ length: count }, (_, i) => start.plus({ days: i }).toSeconds());
 }
-
-export const nextDayStart = (day: number, tz: string): number => DateTime.fromSeconds(day, { zone: tz }).plus({ days: 1 }).toSeconds();
 
 /**
  * Recomputes the site's daily subscription aggregation of `day` from the stored
