@@ -6,7 +6,7 @@ import type { Activation } from '../activation';
 import { daysOf } from '../calendar';
 import { markWritten, type Written } from '../rollups/marks';
 import type { FoldState } from '../rollups/state';
-import { aggregateDay } from '../subscriptions/daily';
+import { aggregateDays } from '../subscriptions/daily';
 import { insertSubscriptionEvents, linkSubscriber, rebuildSubscription, subscriptionRef } from '../subscriptions/store';
 import { FieldError } from './fields';
 import { type OrderEvent, type SubscriptionEvent, type ValidEvent, type VisitorEvent, validateEvent } from './validate';
@@ -134,7 +134,7 @@ export class Ingestor {
     for (const ref of new Set(subscriptionEvents.map((s) => s.ref))) await rebuildSubscription(db, siteId, ref, t);
     const timezone = await this.deps.zoneOf(siteId);
     if (options.aggregate !== false && subscriptionEvents.length) {
-      for (const day of daysOf(subscriptionEvents.map((s) => s.event.time), timezone)) await aggregateDay(db, siteId, day, timezone, t);
+      await aggregateDays(db, siteId, daysOf(subscriptionEvents.map((s) => s.event.time), timezone), timezone, t);
     }
     shop.times.push(...shopTimes);
     const staled = shop.times.length ? await markWritten(db, this.deps.folds, siteId, timezone, shop, t) : 0;
