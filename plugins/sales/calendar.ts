@@ -29,6 +29,18 @@ export const monthStart = (unix: number, tz: string): number => DateTime.fromSec
 /** The start of the month after the one starting at `month`. */
 export const nextMonthStart = (month: number, tz: string): number => remember(`m|${tz}|${month}`, () => DateTime.fromSeconds(month, { zone: tz }).plus({ months: 1 }).toSeconds());
 
+/** The calendar blocks of months the roll-ups keep besides days, longest first: years, quarters, months. */
+export const BLOCKS = [12, 3, 1] as const;
+const UNIT = { 12: 'year', 3: 'quarter', 1: 'month' } as const;
+
+/** The start of the block of `months` months (a year, quarter or month) holding `unix`. */
+export const blockStart = (unix: number, months: (typeof BLOCKS)[number], tz: string): number =>
+  remember(`s${months}|${tz}|${unix}`, () => DateTime.fromSeconds(unix, { zone: tz }).startOf(UNIT[months]).toSeconds());
+
+/** The start of the block after the one of `months` months starting at `start`. */
+export const nextBlockStart = (start: number, months: number, tz: string): number =>
+  remember(`b${months}|${tz}|${start}`, () => DateTime.fromSeconds(start, { zone: tz }).plus({ months }).toSeconds());
+
 /** Whether `unix` is the start of a day in `tz`. */
 export const isDayStart = (unix: number, tz: string): boolean => dayStart(unix, tz) === unix;
 

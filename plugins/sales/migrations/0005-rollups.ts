@@ -3,12 +3,13 @@ import type { Migration } from '../../../core';
 
 /**
  * The daily shop roll-ups the data routes read instead of the raw events
- * (README "Roll-ups"): per site-timezone day and per calendar month, money and
- * order counts (`ecommerce_order_*`), product figures (`ecommerce_product_*`),
- * funnel counts (`ecommerce_funnel_*`) and the distinct visitors and carts of
- * a window (`ecommerce_reach_*`); the orders whose visitor had no visit on
- * their day (`ecommerce_unvisited_orders`); which days of each site are folded
- * (`ecommerce_fold_state`) and which folded days changed since
+ * (README "Roll-ups"): per site-timezone day (`_days`) and per calendar
+ * month, quarter and year (`_months`), money and order counts
+ * (`ecommerce_order_*`), product figures (`ecommerce_product_*`), funnel
+ * counts (`ecommerce_funnel_*`) and the distinct visitors and carts of a
+ * window (`ecommerce_reach_*`); the orders whose visitor had no visit on
+ * their day (`ecommerce_unvisited_orders`); which days of each site are
+ * folded (`ecommerce_fold_state`) and which folded days changed since
  * (`ecommerce_stale_days`). Every table has `site_id`, so removing a site
  * removes its roll-ups. The indexes let a fold find a visitor's or a cart's
  * earlier events.
@@ -23,7 +24,8 @@ export const rollups: Migration = {
     const visitor = { country_code: key(T.string(2)), device: key(T.string(191)) };
 
     for (const span of ['day', 'month'] as const) {
-      const at = { [span]: key(T.bigint) };
+      // Month tables hold months, quarters and years: `month` is the first day, `months` the length (1, 3, 12).
+      const at: Record<string, ReturnType<typeof key>> = span === 'day' ? { day: key(T.bigint) } : { month: key(T.bigint), months: key(T.tinyint) };
       await qi.createTable(db.table(`ecommerce_order_${span}s`), {
         site_id: site,
         ...at,

@@ -165,16 +165,21 @@ export function rawRows(db: Database, cube: Cube, siteId: number, ranges: readon
     });
 }
 
-/** The stored rows of `cube` for the folded part of a plan, summed by `groupBy`. */
-function storedRows(db: Database, cube: Cube, siteId: number, plan: Plan, conditions: readonly Condition[], groupBy: readonly string[]): Frag[] {
-  const parts: Frag[] = [];
+/**
+ * The stored rows of `cube` for the folded part of a plan (blocks of
+ * months, then days) that meet `conditions` and `where`, summed by `groupBy`.
+ */
+export function storedRows(db: Database, cube: Cube, siteId: number, plan: Plan, conditions: readonly Condition[], groupBy: readonly string[], where: Frag = frag('1 = 1')): Frag[] {
   const select = [...groupBy, ...Object.entries(cube.measures).map(([m, agg]) => `${agg}(${m}) AS ${m}`)].join(', ');
-  for (const [span, ranges] of [['month', plan.months], ['day', plan.days]] as const) {
-    if (ranges.length === 0) continue;
-    const where = joinFrags([frag('site_id = ?', [siteId]), inRanges(span, ranges), ...conditionsOn((col) => col, conditions)], ' AND ');
-    parts.push(frag(`SELECT ${select} FROM ${tbl(db, `${cube.stem}_${span}s`)} WHERE ${where.sql}${groupBy.length ? ` GROUP BY ${groupBy.join(', ')}` : ''}`, where.params));
-  }
-  return parts;
+  const grouped = groupBy.length ? ` GROUP BY ${groupBy.join(', ')}` : '';
+  const part = (table: string, span: Frag[]) => {
+    const all = joinFrags([frag('site_id = ?', [siteId]), ...span, ...conditionsOn((col) => col, conditions), where], ' AND ');
+    return frag(`SELECT ${select} FROM ${tbl(db, table)} WHERE ${all.sql}${grouped}`, all.params);
+  };
+  return [
+    ...plan.blocks.map((b) => part(`${cube.stem}_months`, [frag('months = ?', [b.months]), inRanges('month', b.ranges)])),
+    ...(plan.days.length ? [part(`${cube.stem}_days`, [inRanges('day', plan.days)])] : []),
+  ];
 }
 
 /**
@@ -202,16 +207,21 @@ export async function foldCubeDay(db: Database, cube: Cube, siteId: number, day:
   );
 }
 
-/** Replaces the month rows of `cube` for one site and month with the sums of its day rows. */
-export async function foldCubeMonth(db: Database, cube: Cube, siteId: number, month: number, end: number, t: Transaction): Promise<void> {
+/**
+ * Replaces the rows of `cube` for one site and calendar block [start, end)
+ * of `months` months with the sums of its day rows (a month) or of its
+ * month rows (a quarter or a year).
+ */
+export async function foldCubeBlock(db: Database, cube: Cube, siteId: number, start: number, months: number, end: number, t: Transaction): Promise<void> {
   const table = tbl(db, `${cube.stem}_months`);
-  await db.execute(`DELETE FROM ${table} WHERE site_id = ? AND month = ?`, [siteId, month], t);
+  await db.execute(`DELETE FROM ${table} WHERE site_id = ? AND month = ? AND months = ?`, [siteId, start, months], t);
   const measures = Object.entries(cube.measures);
+  const from = months === 1 ? frag(`${tbl(db, `${cube.stem}_days`)} WHERE site_id = ? AND day >= ? AND day < ?`, [siteId, start, end]) : frag(`${table} WHERE site_id = ? AND months = 1 AND month >= ? AND month < ?`, [siteId, start, end]);
   await db.execute(
-    `INSERT INTO ${table} (site_id, month, ${columnsOf(cube).join(', ')})
-     SELECT site_id, ?, ${cube.dims.join(', ')}, ${measures.map(([m, agg]) => `${agg}(${m})`).join(', ')}
-       FROM ${tbl(db, `${cube.stem}_days`)} WHERE site_id = ? AND day >= ? AND day < ? GROUP BY site_id, ${cube.dims.join(', ')}`,
-    [month, siteId, month, end],
+    `INSERT INTO ${table} (site_id, month, months, ${columnsOf(cube).join(', ')})
+     SELECT site_id, ?, ?, ${cube.dims.join(', ')}, ${measures.map(([m, agg]) => `${agg}(${m})`).join(', ')}
+       FROM ${from.sql} GROUP BY site_id, ${cube.dims.join(', ')}`,
+    [start, months, ...from.params],
     t,
   );
 }

@@ -100,18 +100,17 @@ export class Folder {
     await state.takeStale(siteId, day, t);
     if (day < region.from || day >= region.to) return 'moved';
     await foldDay(db, siteId, day, tz, t);
-    const month = monthStart(day, tz);
-    if (month >= region.from && nextMonthStart(month, tz) <= region.to) await foldMonth(db, siteId, month, tz, t);
+    await foldMonth(db, siteId, monthStart(day, tz), region, t);
     return 'folded';
   }
 
-  /** Sets the region and folds the months it now holds whole that it did not before. */
+  /** Sets the region and folds the months (with their quarters and years) it now holds whole that it did not before. */
   private async move(siteId: number, before: FoldRegion, after: FoldRegion, t: Transaction, step: Step = 'moved'): Promise<Step> {
     const tz = after.timezone;
     for (let month = monthStart(after.from, tz); month < after.to; month = nextMonthStart(month, tz)) {
       const end = nextMonthStart(month, tz);
       const whole = (r: FoldRegion) => month >= r.from && end <= r.to;
-      if (whole(after) && !whole(before)) await foldMonth(this.deps.db, siteId, month, tz, t);
+      if (whole(after) && !whole(before)) await foldMonth(this.deps.db, siteId, month, after, t);
     }
     await this.deps.state.setRegion(siteId, after, t);
     return step;

@@ -3,7 +3,7 @@ import { type Database, frag, joinFrags, type TimeRange } from '../../../core';
 import { dayStart } from '../calendar';
 import { insertRows, num, tbl } from '../db';
 import { DIMENSION_SQL, visitorJoins } from '../data/scope';
-import { type Condition, conditionsOn, inRanges } from './cubes';
+import { type Condition, conditionsOn, type Cube, storedRows } from './cubes';
 import type { Plan } from './plan';
 
 /**
@@ -20,6 +20,14 @@ import type { Plan } from './plan';
  * arrives late (ingestion then marks the days it changes stale).
  */
 export const REACH = { visitor: 1, cart: 2 } as const;
+
+/** The reach tables as a roll-up: keys counted by these dimensions. Their days are folded from entries (`foldReachDay`), not from raw rows. */
+export const REACH_CUBE: Cube = {
+  stem: 'ecommerce_reach',
+  dims: ['kind', 'variant', 'country_code', 'device', 'prev_day', 'order_before', 'order_after'],
+  measures: { n: 'SUM' },
+  sources: () => [],
+};
 
 /** Which visitor dimensions a visitor entry keeps apart (filters on them count per dimension value). */
 export const variantOf = (country: boolean, device: boolean): number => (country ? 1 : 0) + (device ? 2 : 0);
@@ -173,19 +181,6 @@ export async function foldReachDay(db: Database, siteId: number, day: number, en
   if (rows.size) await insertRows(db, 'ecommerce_reach_days', [...rows.values()], t);
 }
 
-const REACH_KEY = 'kind, variant, country_code, device, prev_day, order_before, order_after';
-
-/** Replaces the month rows of reach for one site and month with the sums of its day rows. */
-export async function foldReachMonth(db: Database, siteId: number, month: number, end: number, t: Transaction): Promise<void> {
-  await db.execute(`DELETE FROM ${tbl(db, 'ecommerce_reach_months')} WHERE site_id = ? AND month = ?`, [siteId, month], t);
-  await db.execute(
-    `INSERT INTO ${tbl(db, 'ecommerce_reach_months')} (site_id, month, ${REACH_KEY}, n)
-     SELECT site_id, ?, ${REACH_KEY}, SUM(n) FROM ${tbl(db, 'ecommerce_reach_days')} WHERE site_id = ? AND day >= ? AND day < ? GROUP BY site_id, ${REACH_KEY}`,
-    [month, siteId, month, end],
-    t,
-  );
-}
-
 /** What one reach figure reads: visitors (in a variant) or carts, narrowed by conditions on country and device. */
 export interface ReachQuery {
   kind: number;
@@ -205,19 +200,16 @@ export async function reach(db: Database, siteId: number, plan: Plan, q: ReachQu
     r.converted += converted;
     out.set(key, r);
   };
-  const parts = [];
-  for (const [span, ranges] of [['month', plan.months], ['day', plan.days]] as const) {
-    if (ranges.length === 0) continue;
-    const where = joinFrags(
-      [
-        frag('site_id = ? AND kind = ? AND variant = ? AND prev_day < ?', [siteId, q.kind, q.variant, start]),
-        inRanges(span, ranges),
-        ...conditionsOn((col) => col, q.conditions),
-      ],
-      ' AND ',
-    );
-    parts.push(frag(`SELECT country_code, order_before, order_after, n FROM ${tbl(db, `ecommerce_reach_${span}s`)} WHERE ${where.sql}`, where.params));
-  }
+  // A key counts on its first active day in the window: the one whose previous activity is before it.
+  const parts = storedRows(
+    db,
+    REACH_CUBE,
+    siteId,
+    plan,
+    [{ col: 'kind', value: q.kind }, { col: 'variant', value: q.variant }, ...q.conditions],
+    ['country_code', 'order_before', 'order_after'],
+    frag('prev_day < ?', [start]),
+  );
   if (parts.length) {
     const union = joinFrags(parts, ' UNION ALL ');
     const key = q.byCountry ? 'country_code' : "''";
