@@ -3,6 +3,7 @@ import type { Clock, Database, SvcLogger } from '../../../core';
 import { dayStart, monthStart, nextDayStart, nextMonthStart, previousDayStart } from '../calendar';
 import { num, tbl } from '../db';
 import { dropSite, foldDay, foldMonth } from './fold';
+import { markWritten } from './marks';
 import type { FoldRegion, FoldState } from './state';
 
 /** Day folds one run of the hourly job does at most, over every site (the rest waits for the next run). */
@@ -57,6 +58,12 @@ export class Folder {
       if (step === 'folded') done++;
     }
     return done;
+  }
+
+  /** Marks the folded days a late tracked visit changes stale; how many it marked. */
+  async markVisit(siteId: number, uid: string, time: number): Promise<number> {
+    const tz = await this.deps.zoneOf(siteId);
+    return this.deps.db.transaction((t) => markWritten(this.deps.db, this.deps.state, siteId, tz, { times: [], orders: [], carts: [], visits: [{ uid, time }] }, t), { writes: true });
   }
 
   /** Marks every folded day of a site from `from` on stale (data written around the ingestion path: demo visits, demo removal). */

@@ -12,6 +12,8 @@ export interface Written {
   orders: Array<{ uid: string; time: number }>;
   /** Add-to-cart events. */
   carts: Array<{ sessionId: number; uid: string; time: number }>;
+  /** Tracked visits (hits) of the visitor `uid`, written by tracking. */
+  visits?: Array<{ uid: string; time: number }>;
 }
 
 /**
@@ -20,7 +22,8 @@ export interface Written {
  * (README "Roll-ups") it changes: an order changes whether the visitor's
  * visits and carts since the visitor's previous order (until the next one)
  * converted, a late add-to-cart changes which later day of its cart is the
- * cart's first. Answers how many days it marked.
+ * cart's first, a late visit which later day of its visitor is the
+ * visitor's first. Answers how many days it marked.
  */
 export async function markWritten(db: Database, state: FoldState, siteId: number, tz: string, written: Written, t: Transaction): Promise<number> {
   const region = await state.forWrite(siteId, t);
@@ -36,6 +39,16 @@ export async function markWritten(db: Database, state: FoldState, siteId: number
     if (!folded(c.time)) continue;
     const next = await nextCart(db, siteId, c, nextDayStart(dayStart(c.time, tz), tz), t);
     if (next !== null) add(next);
+  }
+  for (const v of written.visits ?? []) {
+    if (!folded(v.time)) continue;
+    add(v.time);
+    const [row] = await db.select<{ at: number | null }>(`SELECT MIN(time) AS at FROM ${tbl(db, 'sessions')} WHERE uid = ? AND +site_id = ? AND +time >= ?`, [
+      v.uid,
+      siteId,
+      nextDayStart(dayStart(v.time, tz), tz),
+    ], t);
+    if (row?.at !== null && row?.at !== undefined) add(num(row.at));
   }
   return state.markStale(siteId, days, region, t);
 }
