@@ -2,12 +2,12 @@ import { type Clock, type Database, frag } from '../../../core';
 import { dayStart } from '../calendar';
 import { num, tbl } from '../db';
 import { pathOfStored } from '../ingest/fields';
-import { type Condition, type Cube, cubeRows, FUNNEL_CUBE, KIND, ORDER_CUBE, PRODUCT_CUBE } from '../rollups/cubes';
+import { type Condition, type Cube, cubeRows, FUNNEL_CUBE, KIND, ORDER_CUBE, PAGE_CUBE, PRODUCT_CUBE } from '../rollups/cubes';
 import { type Plan, planWindow } from '../rollups/plan';
 import { REACH, type Reach, reach, variantOf } from '../rollups/reach';
 import type { FoldState } from '../rollups/state';
 import { unvisitedOrders } from '../rollups/unvisited';
-import { type Scope, filterDims, scopeWhere, visitorJoins } from './scope';
+import { type Scope, filterDims } from './scope';
 
 export interface FunnelCounts {
   visits: number;
@@ -167,24 +167,18 @@ export class ShopQueries {
     const urls = new Set(pages.urls);
     if (pages.paths.length) {
       const paths = new Set(pages.paths);
-      const where = scopeWhere('e.time', { ...scope, filters: [] });
-      const viewed = await this.db.select<{ url: string }>(`SELECT DISTINCT e.url FROM ${tbl(this.db, 'ecommerce_events')} e WHERE e.type = 'product_view' AND ${where.sql}`, where.params);
+      const rows = cubeRows(this.db, PAGE_CUBE, scope.siteId, await this.plan(scope), [], ['url']);
+      const viewed = await this.db.select<{ url: string }>(`SELECT url FROM ${rows.sql} GROUP BY url`, rows.params);
       for (const { url } of viewed) if (paths.has(pathOfStored(url))) urls.add(url);
     }
     return [...urls];
   }
 
-  /** Product page views of the window on `pages` only (raw events: the roll-ups do not keep pages). */
+  /** Product page views of the window on `pages` only. */
   private async pageViews(scope: Scope, pages: PageSelection): Promise<number> {
     const urls = await this.pageUrls(scope, pages);
     if (urls.length === 0) return 0;
-    const where = scopeWhere('e.time', scope);
-    const [row] = await this.db.select<Record<string, unknown>>(
-      `SELECT COUNT(*) AS n FROM ${tbl(this.db, 'ecommerce_events')} e ${visitorJoins(this.db, 'e', filterDims(scope))}
-        WHERE e.type = 'product_view' AND e.url IN (${urls.map(() => '?').join(', ')}) AND ${where.sql}`,
-      [...urls, ...where.params],
-    );
-    return num(row?.n);
+    return num((await this.one(PAGE_CUBE, scope, 'COALESCE(SUM(views), 0) AS n', [{ col: 'url', values: urls }])).n);
   }
 
   /** The five funnel stages; product views only on `pages` when given. */

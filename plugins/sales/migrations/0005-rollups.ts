@@ -6,7 +6,8 @@ import type { Migration } from '../../../core';
  * (README "Roll-ups"): per site-timezone day (`_days`) and per calendar
  * month, quarter and year (`_months`), money and order counts
  * (`ecommerce_order_*`), product figures (`ecommerce_product_*`), funnel
- * counts (`ecommerce_funnel_*`) and the distinct visitors and carts of a
+ * counts (`ecommerce_funnel_*`), product page views per page
+ * (`ecommerce_page_*`) and the distinct visitors and carts of a
  * window (`ecommerce_reach_*`); the orders whose visitor had no visit on
  * their day (`ecommerce_unvisited_orders`); which days of each site are
  * folded (`ecommerce_fold_state`) and which folded days changed since
@@ -59,6 +60,13 @@ export const rollups: Migration = {
         views: count,
         carts: count,
         checkouts: count,
+      });
+      await qi.createTable(db.table(`ecommerce_page_${span}s`), {
+        site_id: site,
+        ...at,
+        url: key(T.string(255)),
+        ...visitor,
+        views: count,
       });
       await qi.createTable(db.table(`ecommerce_reach_${span}s`), {
         site_id: site,

@@ -117,7 +117,17 @@ export const FUNNEL_CUBE: Cube = {
   ],
 };
 
-export const CUBES: readonly Cube[] = [ORDER_CUBE, PRODUCT_CUBE, FUNNEL_CUBE];
+/** Product page views per page (as stored: without query string, fragment and trailing slash), country and device, for `selected_pages`. */
+export const PAGE_CUBE: Cube = {
+  stem: 'ecommerce_page',
+  dims: ['url', 'country_code', 'device'],
+  measures: { views: 'SUM' },
+  sources: (db) => [
+    { from: `${tbl(db, 'ecommerce_events')} e ${joinsOf(db, 'e')}`, site: 'e.site_id', time: 'e.time', where: "e.type = 'product_view'", cols: { url: 'e.url', ...VISITOR_COLS, views: '1' } },
+  ],
+};
+
+export const CUBES: readonly Cube[] = [ORDER_CUBE, PRODUCT_CUBE, FUNNEL_CUBE, PAGE_CUBE];
 
 /** `column` inside one of `ranges`; never true without ranges. */
 export function inRanges(column: string, ranges: readonly TimeRange[]): Frag {
