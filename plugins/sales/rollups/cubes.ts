@@ -5,14 +5,14 @@ import { DIMENSION_SQL, visitorJoins } from '../data/scope';
 import type { Plan } from './plan';
 
 /**
- * An additive roll-up: rows of raw events summed per day (and per month) by
- * a few dimensions. Every figure read from it is the same SQL over three
- * kinds of rows put together with UNION ALL, so sums and maxima (names)
- * come out as the raw events give them: month rows, day rows and, for the
- * days not folded, the raw events themselves.
+ * An additive roll-up: rows of raw events summed per day, and per month,
+ * quarter and year, by a few dimensions. Every figure read from it is the
+ * same SQL over three kinds of rows put together with UNION ALL, so sums and
+ * maxima (names) come out as the raw events give them: block rows, day rows
+ * and, for the days not folded, the raw events themselves.
  */
 export interface Cube {
-  /** Table name stem: `<stem>_days` (column `day`) and `<stem>_months` (column `month`). */
+  /** Table name stem: `<stem>_days` (column `day`) and `<stem>_months` (columns `month` and `months`, its length). */
   stem: string;
   dims: readonly string[];
   measures: Readonly<Record<string, 'SUM' | 'MAX'>>;
@@ -194,7 +194,7 @@ export function storedRows(db: Database, cube: Cube, siteId: number, plan: Plan,
 
 /**
  * Every row of `cube` a plan reads, summed by `groupBy` within each kind of
- * row (month, day and raw), as one derived table `t` for the caller to sum
+ * row (blocks of months, days and raw events), as one derived table `t` for the caller to sum
  * again with the cube's aggregates (SUM of sums, MAX of maxima).
  */
 export function cubeRows(db: Database, cube: Cube, siteId: number, plan: Plan, conditions: readonly Condition[], groupBy: readonly string[]): Frag {
