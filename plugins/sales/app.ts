@@ -4,6 +4,9 @@ import { Backfill } from './backfill/backfill';
 import type { SalesService } from './contract';
 import { Ingestor } from './ingest/ingest';
 import { Integrations } from './integrations/registry';
+import { FOLD_DELAY, FOLD_HOOK } from './rollups/hooks';
+import { Folder } from './rollups/folder';
+import { FoldState } from './rollups/state';
 
 /** Days the backfill aggregates per scheduled batch. */
 export const BACKFILL_DAYS_PER_BATCH = 30;
@@ -18,6 +21,10 @@ export interface SalesApp {
   ingestor: Ingestor;
   integrations: Integrations;
   backfill: Backfill;
+  /** Which days of each site the shop roll-ups hold. */
+  folds: FoldState;
+  /** Folds finished days into the shop roll-ups. */
+  folder: Folder;
   /** Starts the backfill of integrations that became active since the last look. */
   checkIntegrations(): Promise<void>;
   /** Ingests events, then looks for newly active integrations (a first subscription activates `api`). */
@@ -28,7 +35,19 @@ export function createSalesApp(ctx: PluginContext): SalesApp {
   const timezone = ctx.config.timezone;
   const zoneOf = async (siteId: number) => (await ctx.sites.get(siteId))?.timezone ?? timezone;
   const activation = new Activation(ctx.options, ctx.clock, timezone);
-  const ingestor = new Ingestor({ db: ctx.db, clock: ctx.clock, zoneOf, activation, campaigns: () => ctx.services.get('campaigns') });
+  const folds = new FoldState(ctx.db);
+  const folder = new Folder({
+    db: ctx.db,
+    clock: ctx.clock,
+    state: folds,
+    logger: ctx.logger,
+    siteIds: async () => (await ctx.sites.list()).map((s) => s.id),
+    zoneOf,
+    activationDay: () => activation.day(),
+  });
+  // Folded days a write changed are folded again shortly after, by whichever node runs the scheduler.
+  const staled = async (siteId: number) => void (await ctx.scheduler.scheduleSingle(ctx.clock.unix() + FOLD_DELAY, FOLD_HOOK, [siteId]));
+  const ingestor = new Ingestor({ db: ctx.db, clock: ctx.clock, zoneOf, activation, campaigns: () => ctx.services.get('campaigns'), folds, staled });
   const integrations = new Integrations(ctx.db, ctx.options, ctx.logger);
   const backfill = new Backfill({
     db: ctx.db,
@@ -52,6 +71,8 @@ export function createSalesApp(ctx: PluginContext): SalesApp {
     ingestor,
     integrations,
     backfill,
+    folds,
+    folder,
     checkIntegrations,
     async ingest(events, options) {
       const result = await ingestor.ingest(events, options);

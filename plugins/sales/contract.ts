@@ -140,5 +140,7 @@ declare module '../../hooks' {
   interface SvcActions {
     /** One resumable step of a subscription backfill (single scheduled event). */
     svc_sales_backfill_batch: [integration: string, phase: string, cursor: string, attempt: number];
+    /** Folds a site's pending days into the shop roll-ups (single scheduled event after a write changed folded days). */
+    svc_sales_fold: [site_id: number];
   }
 }

@@ -9,8 +9,10 @@ import { datatableService } from './datatables/service';
 import { tapDemo } from './demo/register';
 import { salesMigrations } from './migrations';
 import { registerActionRoute } from './routes/actions';
+import { registerRollups } from './rollups/register';
 import { registerIngestRoute } from './routes/ingest';
 import { webhookRoute } from './routes/webhooks';
+import { addUpSubscriptionMonths } from './subscriptions/register';
 import { subscriptionStanding } from './subscriptions/store';
 import type { SalesService } from './contract';
 
@@ -22,9 +24,11 @@ export default definePlugin({
   async register(ctx) {
     const app = createSalesApp(ctx);
     await app.activation.init();
+    await addUpSubscriptionMonths(app);
     ctx.hooks.declareAction(BACKFILL_HOOK, ['integration', 'phase', 'cursor', 'attempt']);
     ctx.hooks.addAction(BACKFILL_HOOK, (integration, phase, cursor, attempt) => app.backfill.run(integration, phase, cursor, attempt));
     ctx.hooks.addAction('svc_every_hour', () => app.checkIntegrations());
+    registerRollups(app);
     const sales: SalesService = {
       ingest: (events, options) => app.ingest(events, options),
       subscriptionStanding: (siteId, source, subscriptionId) => subscriptionStanding(ctx.db, siteId, source, subscriptionId),

@@ -5,7 +5,7 @@ import { num, tbl } from '../db';
 import type { Ingestor } from '../ingest/ingest';
 import { MAX_EVENTS } from '../ingest/ingest';
 import type { Integrations } from '../integrations/registry';
-import { aggregateDay, dayRun } from '../subscriptions/daily';
+import { aggregateDays, dayRun } from '../subscriptions/daily';
 
 export const BACKFILL_HOOK = 'svc_sales_backfill_batch';
 
@@ -191,7 +191,7 @@ export class Backfill {
     const done = Math.round(DateTime.fromSeconds(from, { zone: timezone }).diff(DateTime.fromSeconds(state.first_day, { zone: timezone }), 'days').days);
     const days = dayRun(from, Math.min(this.deps.daysPerBatch, state.total - done), timezone);
     await db.transaction(async (t) => {
-      for (const day of days) await aggregateDay(db, DEFAULT_SITE_ID, day, timezone, t);
+      await aggregateDays(db, DEFAULT_SITE_ID, days, timezone, t);
     });
     const processed = done + days.length;
     if (processed >= state.total) {

@@ -46,10 +46,10 @@ export function registerSalesData(app: SalesApp, currencies: Currencies): void {
   const { ctx } = app;
   /** The zone of the request's days: its site's. */
   const zoneOf = async (context: DataRunContext) => context.timezone ?? (await app.zoneOf(context.siteId));
-  const shop = new ShopQueries(ctx.db);
+  const shop = new ShopQueries(ctx.db, app.folds, ctx.clock);
   /** The subscription queries of the request's site that its `country` filter narrows (the subscription's own country). */
-  const subsOf = (request: DataRequest, context: DataRunContext) =>
-    new SubscriptionQueries(ctx.db, context.siteId, request.filters.find((f) => f.dimension === 'country')?.value ?? null);
+  const subsOf = async (request: DataRequest, context: DataRunContext) =>
+    new SubscriptionQueries(ctx.db, context.siteId, await zoneOf(context), request.filters.find((f) => f.dimension === 'country')?.value ?? null);
 
   const shopWindow = async (request: DataRequest, context: DataRunContext): Promise<SalesWindow> =>
     clampedWindow(context.siteId, request, await app.activation.day(), await currencies.pick(param(context, 'currency'), 'shop'), await zoneOf(context));
@@ -57,7 +57,7 @@ export function registerSalesData(app: SalesApp, currencies: Currencies): void {
   /** Null (an empty payload) without an active subscription integration or without subscription data. */
   const subscriptionWindow = async (request: DataRequest, context: DataRunContext): Promise<{ window: SalesWindow; hasPrevious: boolean } | null> => {
     await app.checkIntegrations();
-    if ((await app.integrations.active()).length === 0 || !(await new SubscriptionQueries(ctx.db, context.siteId).any())) return null;
+    if ((await app.integrations.active()).length === 0 || !(await new SubscriptionQueries(ctx.db, context.siteId, await zoneOf(context)).any())) return null;
     const earliest = await app.integrations.earliest();
     const timezone = await zoneOf(context);
     const floor = earliest === null ? null : dayStart(earliest, timezone);
@@ -74,23 +74,23 @@ export function registerSalesData(app: SalesApp, currencies: Currencies): void {
   type('sales-funnel', allow([], VISITOR_FILTERS), async (r, c) => salesFunnel(shop, await shopWindow(r, c), selectedPages(param(c, 'selected_pages'))));
   type('subscriptions', allow(SUBSCRIPTION_FIELDS, SUBSCRIPTION_FILTERS), async (r, c) => {
     const w = await subscriptionWindow(r, c);
-    return w ? subscriptionsData(subsOf(r, c), w.window, r.metrics, w.hasPrevious) : [];
+    return w ? subscriptionsData(await subsOf(r, c), w.window, r.metrics, w.hasPrevious) : [];
   });
   type('subscriptions-revenue-chart', allow([], SUBSCRIPTION_FILTERS, CHART_GROUPS, ['auto']), async (r, c) => {
     if (r.groupBy.length > 1) throw badRequest('group_by takes one of auto, day, week, month.', 'svc_invalid_group_by', { field: 'group_by' });
     const mode = chartMode(param(c, 'chart_mode'));
     const w = await subscriptionWindow(r, c);
-    return w ? revenueChart(subsOf(r, c), w.window, r.groupBy[0] ?? 'auto', mode, await zoneOf(c)) : [];
+    return w ? revenueChart(await subsOf(r, c), w.window, r.groupBy[0] ?? 'auto', mode, await zoneOf(c)) : [];
   });
   type('subscriptions-distribution', allow([], SUBSCRIPTION_FILTERS), async (r, c) => {
     const view = distributionView(param(c, 'distribution_view'));
     const w = await subscriptionWindow(r, c);
-    return w ? distribution(subsOf(r, c), w.window, view) : [];
+    return w ? distribution(await subsOf(r, c), w.window, view) : [];
   });
   type('subscriptions-retention', allow([], SUBSCRIPTION_FILTERS), async (r, c) => {
     const productId = productParam(param(c, 'product_id'));
     const w = await subscriptionWindow(r, c);
-    return w ? retention(subsOf(r, c), w.window, productId, await zoneOf(c)) : [];
+    return w ? retention(await subsOf(r, c), w.window, productId, await zoneOf(c)) : [];
   });
 
   ctx.statistics.datatable({
@@ -99,7 +99,7 @@ export function registerSalesData(app: SalesApp, currencies: Currencies): void {
     capability: CAPABILITY,
     base: BASE,
     allow: { ...allow(SALES_PRODUCTS_METRICS, VISITOR_FILTERS, SALES_PRODUCTS_GROUPS, ['product']), defaultLimit: 100 },
-    run: async (r, c) => salesProducts(ctx.db, r, (await shopWindow(r, c)).scope),
+    run: async (r, c) => salesProducts(shop, r, (await shopWindow(r, c)).scope),
   });
   ctx.statistics.datatable({
     id: 'subscription_products',
@@ -109,7 +109,7 @@ export function registerSalesData(app: SalesApp, currencies: Currencies): void {
     allow: { ...allow(SUBSCRIPTION_PRODUCTS_METRICS, SUBSCRIPTION_FILTERS, SUBSCRIPTION_PRODUCTS_GROUPS, ['plan']), defaultLimit: 100 },
     run: async (r, c) => {
       const w = await subscriptionWindow(r, c);
-      return w ? subscriptionProducts(subsOf(r, c), r, w.window.scope.range) : [];
+      return w ? subscriptionProducts(await subsOf(r, c), r, w.window.scope.range) : [];
     },
   });
 

@@ -1,4 +1,4 @@
-import { type Database, type Frag, frag, joinFrags, type StatsFilter, type TimeRange } from '../../../core';
+import type { Database, StatsFilter, TimeRange } from '../../../core';
 import { tbl } from '../db';
 
 /** Visitor dimensions shop rows reach through their session (tracking's schema). */
@@ -13,10 +13,11 @@ export const DIMENSION_SQL: Readonly<Record<VisitorDimension, string>> = {
   device: "COALESCE(dv.name, '')",
 };
 
-/** The site, window and visitor filters a shop query is scoped to. */
+/** The site, window (in the site's timezone) and visitor filters a shop query is scoped to. */
 export interface Scope {
   siteId: number;
   range: TimeRange;
+  timezone: string;
   filters: readonly StatsFilter[];
 }
 
@@ -36,11 +37,3 @@ export function visitorJoins(db: Database, alias: string | null, dims: Iterable<
 
 /** The visitor dimensions a scope filters on. */
 export const filterDims = (scope: Scope): VisitorDimension[] => scope.filters.map((f) => f.dimension as VisitorDimension);
-
-/** The rows of `column`'s table alias on the scope's site, `column` inside the window, and every visitor filter. */
-export function scopeWhere(column: string, scope: Scope): Frag {
-  const alias = column.slice(0, column.indexOf('.'));
-  const parts = [frag(`${alias}.site_id = ? AND ${column} >= ? AND ${column} < ?`, [scope.siteId, scope.range.start, scope.range.end])];
-  for (const f of scope.filters) parts.push(frag(`${DIMENSION_SQL[f.dimension as VisitorDimension]} = ?`, [f.value]));
-  return joinFrags(parts, ' AND ');
-}

@@ -1,8 +1,10 @@
-import type { Database, TimeRange } from '../../../core';
+import { type Database, type Frag, frag, joinFrags, type TimeRange } from '../../../core';
+import { monthStart, nextMonthStart } from '../calendar';
 import { num, tbl } from '../db';
+import { inRanges } from '../rollups/cubes';
 
-/** Active at instant `at`: the period started at or before it and had not ended. */
-const ACTIVE_AT = "p.state = 'active' AND p.period_start <= ? AND (p.period_end IS NULL OR p.period_end > ?)";
+/** Periods of the site active at instant `at`: started at or before it and not ended (replacements: site, at, at). */
+const ACTIVE_AT = "p.site_id = ? AND p.state = 'active' AND p.period_start <= ? AND (p.period_end IS NULL OR p.period_end > ?)";
 
 export interface DayTotals {
   day: number;
@@ -14,19 +16,52 @@ export interface DayTotals {
 
 export type DistributionKey = 'gateway' | 'currency' | 'country_code';
 
+/** The months of a window it holds whole, and its other days. */
+function spans(range: TimeRange, tz: string): { months: TimeRange[]; days: TimeRange[] } {
+  let first = monthStart(range.start, tz);
+  if (first < range.start) first = nextMonthStart(first, tz);
+  let end = first;
+  while (nextMonthStart(end, tz) <= range.end) end = nextMonthStart(end, tz);
+  if (end === first) return { months: [], days: [range] };
+  return { months: [{ start: first, end }], days: [{ start: range.start, end: first }, { start: end, end: range.end }].filter((r) => r.end > r.start) };
+}
+
 /**
  * Subscription figures of one site: states at an instant from the periods
  * table, flows over a window from the daily aggregation (day-aligned
- * windows). `country` narrows every figure to the subscriptions of one
- * country (their billing country, ISO 3166-1 alpha-2), as a `country` filter
- * asks; null is every one.
+ * windows; the months the window holds whole from their monthly sums).
+ * `country` narrows every figure to the subscriptions of one country (their
+ * billing country, ISO 3166-1 alpha-2), as a `country` filter asks; null is
+ * every one.
  */
 export class SubscriptionQueries {
   constructor(
     private readonly db: Database,
     private readonly siteId: number,
+    /** The site's timezone, whose months the monthly sums hold. */
+    private readonly timezone: string,
     private readonly country: string | null = null,
   ) {}
+
+  /**
+   * The daily figures of `months` and `days` (ranges of month and day
+   * starts), each row with its `day` (a month's first day for a month row),
+   * narrowed by `where` and the country, as derived table `t`.
+   */
+  private daily(columns: string, parts: { months: readonly TimeRange[]; days: readonly TimeRange[] }, where: Frag = frag('1 = 1')): Frag {
+    const country = this.byCountry('country_code');
+    const rows = (['month', 'day'] as const)
+      .filter((span) => parts[`${span}s`].length > 0)
+      .map((span) => {
+        const within = inRanges(span, parts[`${span}s`]);
+        return frag(
+          `SELECT ${span} AS day, ${columns} FROM ${this.t(`subscription_${span}s`)} WHERE ${within.sql} AND ${where.sql}${country.sql}`,
+          [...within.params, ...where.params, ...country.params],
+        );
+      });
+    const union = rows.length ? joinFrags(rows, ' UNION ALL ') : frag(`SELECT day, ${columns} FROM ${this.t('subscription_days')} WHERE 1 = 0`);
+    return frag(`(${union.sql}) t`, union.params);
+  }
 
   private t(name: string): string {
     return tbl(this.db, name);
@@ -55,7 +90,7 @@ export class SubscriptionQueries {
     const country = this.byCountry('s.country_code');
     const [row] = await this.db.select<Record<string, unknown>>(
       `SELECT COALESCE(SUM(p.mrr), 0) AS mrr, COUNT(*) AS n FROM ${this.t('subscription_periods')} p ${this.ofSubscription('p')} WHERE ${ACTIVE_AT}${byCurrency}${country.sql}`,
-      [...(currency === null ? [at, at] : [at, at, currency]), ...country.params],
+      [this.siteId, at, at, ...(currency === null ? [] : [currency]), ...country.params],
     );
     return { mrr: num(row?.mrr), count: num(row?.n) };
   }
@@ -69,28 +104,25 @@ export class SubscriptionQueries {
         WHERE ${ACTIVE_AT} AND p.currency = ?${country.sql}
           AND NOT EXISTS (SELECT 1 FROM ${this.t('subscription_periods')} q WHERE q.subscription_ref = p.subscription_ref
                             AND q.state = 'active' AND q.period_start <= ? AND (q.period_end IS NULL OR q.period_end > ?))`,
-      [range.start, range.start, currency, ...country.params, last, last],
+      [this.siteId, range.start, range.start, currency, ...country.params, last, last],
     );
     return { mrr: num(row?.mrr), count: num(row?.n) };
   }
 
   /** Cancellations in the window (every currency). */
   async canceled(range: TimeRange): Promise<number> {
-    const country = this.byCountry('country_code');
-    const [row] = await this.db.select<Record<string, unknown>>(
-      `SELECT COALESCE(SUM(canceled_count), 0) AS n FROM ${this.t('subscription_days')} WHERE day >= ? AND day < ?${country.sql}`,
-      [range.start, range.end, ...country.params],
-    );
+    const rows = this.daily('canceled_count', spans(range, this.timezone));
+    const [row] = await this.db.select<Record<string, unknown>>(`SELECT COALESCE(SUM(canceled_count), 0) AS n FROM ${rows.sql}`, rows.params);
     return num(row?.n);
   }
 
   /** Subscription payments in `currency` before `end`, and the subscriptions that paid at least once by then. */
   async lifetime(end: number, currency: string): Promise<{ revenue: number; paying: number }> {
     const country = this.byCountry('country_code');
-    const [money] = await this.db.select<Record<string, unknown>>(
-      `SELECT COALESCE(SUM(new_revenue + renewal_revenue), 0) AS revenue FROM ${this.t('subscription_days')} WHERE day < ? AND currency = ?${country.sql}`,
-      [end, currency, ...country.params],
-    );
+    // Every month before the one holding `end`, then its days before `end`.
+    const month = monthStart(end, this.timezone);
+    const paid = this.daily('new_revenue, renewal_revenue', { months: [{ start: 0, end: month }], days: [{ start: month, end }] }, frag('currency = ?', [currency]));
+    const [money] = await this.db.select<Record<string, unknown>>(`SELECT COALESCE(SUM(new_revenue + renewal_revenue), 0) AS revenue FROM ${paid.sql}`, paid.params);
     const [subs] = await this.db.select<Record<string, unknown>>(
       `SELECT COUNT(*) AS n FROM ${this.t('subscriptions')} WHERE first_paid_at IS NOT NULL AND first_paid_at < ? AND currency = ?${country.sql}`,
       [end, currency, ...country.params],
@@ -98,13 +130,16 @@ export class SubscriptionQueries {
     return { revenue: num(money?.revenue), paying: num(subs?.n) };
   }
 
-  /** New and renewal payments per day of the window in `currency`. */
-  async days(range: TimeRange, currency: string): Promise<DayTotals[]> {
-    const country = this.byCountry('country_code');
+  /**
+   * New and renewal payments per day of the window in `currency`; with
+   * `byMonth`, a month the window holds whole is one total at its first day.
+   */
+  async days(range: TimeRange, currency: string, byMonth = false): Promise<DayTotals[]> {
+    const parts = byMonth ? spans(range, this.timezone) : { months: [], days: [range] };
+    const daily = this.daily('new_count, new_revenue, renewal_count, renewal_revenue', parts, frag('currency = ?', [currency]));
     const rows = await this.db.select<Record<string, unknown>>(
-      `SELECT day, SUM(new_count) AS nc, SUM(new_revenue) AS nr, SUM(renewal_count) AS rc, SUM(renewal_revenue) AS rr
-         FROM ${this.t('subscription_days')} WHERE day >= ? AND day < ? AND currency = ?${country.sql} GROUP BY day ORDER BY day`,
-      [range.start, range.end, currency, ...country.params],
+      `SELECT day, SUM(new_count) AS nc, SUM(new_revenue) AS nr, SUM(renewal_count) AS rc, SUM(renewal_revenue) AS rr FROM ${daily.sql} GROUP BY day ORDER BY day`,
+      daily.params,
     );
     return rows.map((r) => ({ day: num(r.day), new_count: num(r.nc), new_revenue: num(r.nr), renewal_count: num(r.rc), renewal_revenue: num(r.rr) }));
   }
@@ -112,11 +147,8 @@ export class SubscriptionQueries {
   /** Subscription events in the window by gateway, currency or country (code from code, never from input). */
   async distribution(range: TimeRange, key: DistributionKey): Promise<Array<{ key: string; count: number }>> {
     const column = this.db.quote(key);
-    const country = this.byCountry('country_code');
-    const rows = await this.db.select<Record<string, unknown>>(
-      `SELECT ${column} AS k, SUM(events) AS n FROM ${this.t('subscription_days')} WHERE day >= ? AND day < ?${country.sql} GROUP BY ${column} ORDER BY n DESC, k`,
-      [range.start, range.end, ...country.params],
-    );
+    const daily = this.daily(`${column}, events`, spans(range, this.timezone));
+    const rows = await this.db.select<Record<string, unknown>>(`SELECT ${column} AS k, SUM(events) AS n FROM ${daily.sql} GROUP BY ${column} ORDER BY n DESC, k`, daily.params);
     return rows.map((r) => ({ key: String(r.k), count: num(r.n) })).filter((r) => r.count > 0);
   }
 
@@ -126,9 +158,9 @@ export class SubscriptionQueries {
       `SELECT p.product_id, s.traffic_source AS source, p.currency, SUM(CASE WHEN p.state = 'active' THEN 1 ELSE 0 END) AS active,
               SUM(CASE WHEN p.state = 'trial' THEN 1 ELSE 0 END) AS trial, SUM(CASE WHEN p.state = 'active' THEN p.mrr ELSE 0 END) AS mrr
          FROM ${this.t('subscription_periods')} p ${this.ofSubscription('p')}
-        WHERE p.period_start <= ? AND (p.period_end IS NULL OR p.period_end > ?)${this.byCountry('s.country_code').sql}
+        WHERE p.site_id = ? AND p.period_start <= ? AND (p.period_end IS NULL OR p.period_end > ?)${this.byCountry('s.country_code').sql}
         GROUP BY p.product_id, s.traffic_source, p.currency`,
-      [at, at, ...this.byCountry('s.country_code').params],
+      [this.siteId, at, at, ...this.byCountry('s.country_code').params],
     );
     return rows.map((r) => ({ ...perProduct(r), active: num(r.active), trialling: num(r.trial), mrr: num(r.mrr) }));
   }
@@ -142,7 +174,7 @@ export class SubscriptionQueries {
                     AND q.state = 'active' AND q.period_start <= ? AND (q.period_end IS NULL OR q.period_end > ?)) THEN p.mrr ELSE 0 END) AS lost
          FROM ${this.t('subscription_periods')} p ${this.ofSubscription('p')}
         WHERE ${ACTIVE_AT}${this.byCountry('s.country_code').sql} GROUP BY p.product_id, s.traffic_source, p.currency`,
-      [last, last, range.start, range.start, ...this.byCountry('s.country_code').params],
+      [last, last, this.siteId, range.start, range.start, ...this.byCountry('s.country_code').params],
     );
     return rows.map((r) => ({ ...perProduct(r), startMrr: num(r.start_mrr), lostMrr: num(r.lost) }));
   }

@@ -19,8 +19,8 @@ export function clampedWindow(siteId: number, request: DataRequest, floor: numbe
   const start = floor === null ? request.range.start : Math.min(Math.max(request.range.start, floor), request.range.end);
   const range: TimeRange = { start, end: request.range.end };
   return {
-    scope: { siteId, range, filters: request.filters },
-    previous: { siteId, range: previousPeriod(range, timezone), filters: request.filters },
+    scope: { siteId, range, timezone, filters: request.filters },
+    previous: { siteId, range: previousPeriod(range, timezone), timezone, filters: request.filters },
     dateStart: isoDay(start, timezone),
     dateEnd: request.dateEnd,
     currency,

@@ -1,60 +1,12 @@
-import type { Database, DataRequest } from '../../../core';
-import { num, tbl } from '../db';
+import type { DataRequest } from '../../../core';
 import { moneyObject } from '../data/money';
-import { ITEM_ROWS, MONEY_KINDS } from '../data/money-rows';
-import { type Scope, filterDims, scopeWhere, visitorJoins } from '../data/scope';
+import type { Scope } from '../data/scope';
+import type { ProductLine as Line, ShopQueries } from '../data/shop-queries';
 
 export const SALES_PRODUCTS_METRICS = ['product', 'adds_to_cart', 'sales', 'revenue'] as const;
 
 /** What a `sales_products` row may be grouped by: the product, the buyer's first-touch traffic source, or both. */
 export const SALES_PRODUCTS_GROUPS = ['product', 'source'] as const;
-
-interface Line {
-  product_id: number;
-  source: string;
-  currency: string;
-  name: string;
-  adds: number;
-  units: number;
-  revenue: number;
-}
-
-/** Lines per product, traffic source and currency: units and revenue sold less those refunded in the window, add-to-cart events. */
-async function lines(db: Database, scope: Scope): Promise<Line[]> {
-  const byKey = new Map<string, Line>();
-  const line = (r: Record<string, unknown>) => {
-    const l: Line = { product_id: num(r.product_id), source: String(r.source ?? ''), currency: String(r.currency), name: String(r.name), adds: 0, units: 0, revenue: 0 };
-    const key = `${l.product_id}\n${l.source}\n${l.currency}`;
-    const known = byKey.get(key);
-    if (known) return known;
-    byKey.set(key, l);
-    return l;
-  };
-  const inWindow = scopeWhere('i.time', scope);
-  for (const kind of MONEY_KINDS) {
-    const rows = ITEM_ROWS[kind];
-    for (const r of await db.select<Record<string, unknown>>(
-      `SELECT i.product_id, o.traffic_source AS source, i.currency, MAX(i.product_name) AS name, SUM(${rows.quantity}) AS units, SUM(${rows.value}) AS revenue
-         FROM ${tbl(db, rows.table)} i JOIN ${tbl(db, 'ecommerce_orders')} o ON o.ID = i.order_ref ${visitorJoins(db, 'o', filterDims(scope))}
-        WHERE ${inWindow.sql} GROUP BY i.product_id, o.traffic_source, i.currency`,
-      inWindow.params,
-    )) {
-      const l = line(r);
-      l.units += num(r.units);
-      l.revenue += num(r.revenue);
-    }
-  }
-  const added = scopeWhere('e.time', scope);
-  for (const r of await db.select<Record<string, unknown>>(
-    `SELECT e.product_id, e.traffic_source AS source, e.currency, MAX(e.product_name) AS name, COUNT(*) AS adds
-       FROM ${tbl(db, 'ecommerce_events')} e ${visitorJoins(db, 'e', filterDims(scope))}
-      WHERE e.type = 'add_to_cart' AND ${added.sql} GROUP BY e.product_id, e.traffic_source, e.currency`,
-    added.params,
-  )) {
-    line(r).adds = num(r.adds);
-  }
-  return [...byKey.values()];
-}
 
 /** The lines summed per requested grouping (and currency). */
 function grouped(all: readonly Line[], groupBy: readonly string[]): Line[] {
@@ -85,10 +37,10 @@ function grouped(all: readonly Line[], groupBy: readonly string[]): Line[] {
  * the other columns are the requested metrics (the product name only when
  * rows are products).
  */
-export async function salesProducts(db: Database, request: DataRequest, scope: Scope): Promise<Array<Record<string, unknown>>> {
+export async function salesProducts(shop: ShopQueries, request: DataRequest, scope: Scope): Promise<Array<Record<string, unknown>>> {
   const byProduct = request.groupBy.includes('product');
   const bySource = request.groupBy.includes('source');
-  return grouped(await lines(db, scope), request.groupBy).slice(0, request.limit).map((l) => {
+  return grouped(await shop.productLines(scope), request.groupBy).slice(0, request.limit).map((l) => {
     const row: Record<string, unknown> = {};
     if (byProduct) row.product_id = l.product_id;
     if (bySource) row.source = l.source;

@@ -1,6 +1,7 @@
 import type { Database } from '../../../core';
 import { num, tbl } from '../db';
-import { aggregateDay, daysOf } from '../subscriptions/daily';
+import { daysOf } from '../calendar';
+import { aggregateDays } from '../subscriptions/daily';
 
 /** The `source` of every row `svc demo` writes through ingestion, so that `svc demo --remove` finds exactly those. */
 export const DEMO_SOURCE = 'demo';
@@ -38,7 +39,7 @@ export function removeDemoShop(db: Database, timezone: string): Promise<DemoShop
     await db.execute(`DELETE FROM ${tbl(db, 'ecommerce_received')} WHERE source = ?`, [DEMO_SOURCE], t);
     for (const siteId of new Set(times.map((r) => num(r.site_id)))) {
       const ofSite = times.filter((r) => num(r.site_id) === siteId).map((r) => num(r.time));
-      for (const day of daysOf(ofSite, timezone)) await aggregateDay(db, siteId, day, timezone, t);
+      await aggregateDays(db, siteId, daysOf(ofSite, timezone), timezone, t);
     }
     return { orders, subscriptions, events };
   }, { writes: true });

@@ -3,7 +3,10 @@ import { badRequest, type Clock, type Database, insertIfAbsent, type SvcServices
 import type { IngestOptions, IngestRejection, IngestResult } from '../contract';
 import { insertIgnore, insertRows } from '../db';
 import type { Activation } from '../activation';
-import { aggregateDay, daysOf } from '../subscriptions/daily';
+import { daysOf } from '../calendar';
+import { markWritten, type Written } from '../rollups/marks';
+import type { FoldState } from '../rollups/state';
+import { aggregateDays } from '../subscriptions/daily';
 import { insertSubscriptionEvents, linkSubscriber, rebuildSubscription, subscriptionRef } from '../subscriptions/store';
 import { FieldError } from './fields';
 import { type OrderEvent, type SubscriptionEvent, type ValidEvent, type VisitorEvent, validateEvent } from './validate';
@@ -26,7 +29,17 @@ interface Valid {
  */
 export class Ingestor {
   constructor(
-    private readonly deps: { db: Database; clock: Clock; zoneOf: (siteId: number) => Promise<string>; activation: Activation; campaigns: () => SvcServices['campaigns'] | undefined },
+    private readonly deps: {
+      db: Database;
+      clock: Clock;
+      zoneOf: (siteId: number) => Promise<string>;
+      activation: Activation;
+      campaigns: () => SvcServices['campaigns'] | undefined;
+      /** The roll-ups' fold state, for marking the folded days a write changes. */
+      folds: FoldState;
+      /** Called after a write marked folded days of the site stale. */
+      staled: (siteId: number) => Promise<void>;
+    },
   ) {}
 
   async ingest(events: readonly unknown[], options: IngestOptions): Promise<IngestResult> {
@@ -46,6 +59,7 @@ export class Ingestor {
 
     const written = await this.deps.db.transaction((t) => this.write(valid, options, now, t), { writes: true });
     if (written.shopTimes.length) await this.deps.activation.noteEvents(Math.min(...written.shopTimes));
+    if (written.staled) await this.deps.staled(options.siteId);
     return {
       accepted: written.accepted,
       duplicates: valid.length - written.accepted - written.rejected.length,
@@ -54,9 +68,16 @@ export class Ingestor {
   }
 
   /** Takes back a stored refund of the site that did not go through after all; false when there is none by that id. */
-  withdrawRefund(siteId: number, source: string, refundId: string): Promise<boolean> {
+  async withdrawRefund(siteId: number, source: string, refundId: string): Promise<boolean> {
     const { db } = this.deps;
-    return db.transaction((t) => new RefundWriter(db).withdraw(siteId, source, refundId, t), { writes: true });
+    const timezone = await this.deps.zoneOf(siteId);
+    const { withdrawn, staled } = await db.transaction(async (t) => {
+      const time = await new RefundWriter(db).withdraw(siteId, source, refundId, t);
+      if (time === null) return { withdrawn: false, staled: 0 };
+      return { withdrawn: true, staled: await markWritten(db, this.deps.folds, siteId, timezone, { times: [time], orders: [], carts: [] }, t) };
+    }, { writes: true });
+    if (staled) await this.deps.staled(siteId);
+    return withdrawn;
   }
 
   private async write(valid: readonly Valid[], options: IngestOptions, now: number, t: Transaction) {
@@ -69,6 +90,7 @@ export class Ingestor {
     const visitorRows: Array<Record<string, unknown>> = [];
     const subscriptionEvents: Array<{ ref: number; event: SubscriptionEvent }> = [];
     const shopTimes: number[] = [];
+    const shop: Written = { times: [], orders: [], carts: [] };
     let accepted = 0;
     for (const { index, event } of valid) {
       let refund: PlannedRefund | null = null;
@@ -89,6 +111,7 @@ export class Ingestor {
       }
       if (refund) {
         await refunds.write(refund, t);
+        shop.times.push(refund.time);
       } else if (event.type === 'subscription') {
         let ref = refs.get(event.subscription_id);
         if (ref === undefined) refs.set(event.subscription_id, (ref = await subscriptionRef(db, siteId, options.source, event, t)));
@@ -97,20 +120,25 @@ export class Ingestor {
       } else if (event.type === 'order') {
         if (!(await this.writeOrder(event, siteId, options.source, linker, t))) continue;
         shopTimes.push(event.time);
+        if (event.uid) shop.orders.push({ uid: event.uid, time: event.time });
       } else if (event.type !== 'refund') {
-        visitorRows.push(await this.visitorRow(event, siteId, options.source, linker, t));
+        const row = await this.visitorRow(event, siteId, options.source, linker, t);
+        visitorRows.push(row);
         shopTimes.push(event.time);
+        if (event.type === 'add_to_cart') shop.carts.push({ sessionId: Number(row.session_id), uid: event.uid, time: event.time });
       }
       accepted++;
     }
     if (visitorRows.length) await insertRows(db, 'ecommerce_events', visitorRows, t);
     if (subscriptionEvents.length) await insertSubscriptionEvents(db, siteId, subscriptionEvents, t);
     for (const ref of new Set(subscriptionEvents.map((s) => s.ref))) await rebuildSubscription(db, siteId, ref, t);
+    const timezone = await this.deps.zoneOf(siteId);
     if (options.aggregate !== false && subscriptionEvents.length) {
-      const timezone = await this.deps.zoneOf(siteId);
-      for (const day of daysOf(subscriptionEvents.map((s) => s.event.time), timezone)) await aggregateDay(db, siteId, day, timezone, t);
+      await aggregateDays(db, siteId, daysOf(subscriptionEvents.map((s) => s.event.time), timezone), timezone, t);
     }
-    return { accepted, shopTimes, rejected };
+    shop.times.push(...shopTimes);
+    const staled = shop.times.length ? await markWritten(db, this.deps.folds, siteId, timezone, shop, t) : 0;
+    return { accepted, shopTimes, rejected, staled };
   }
 
   private async visitorRow(e: VisitorEvent, siteId: number, source: string, linker: VisitorLinker, t: Transaction): Promise<Record<string, unknown>> {

@@ -77,13 +77,13 @@ export class RefundWriter {
     }
   }
 
-  /** Deletes a stored refund with its products; its id stays received, so a late copy of it is a duplicate. */
-  async withdraw(siteId: number, source: string, refundId: string, t: Transaction): Promise<boolean> {
-    const [r] = await this.db.select(`SELECT ID FROM ${tbl(this.db, 'ecommerce_refunds')} WHERE site_id = ? AND source = ? AND refund_id = ?`, [siteId, source, refundId], t);
-    if (!r) return false;
+  /** Deletes a stored refund with its products; its id stays received, so a late copy of it is a duplicate. Answers the time it counted at, or null without one. */
+  async withdraw(siteId: number, source: string, refundId: string, t: Transaction): Promise<number | null> {
+    const [r] = await this.db.select(`SELECT ID, time FROM ${tbl(this.db, 'ecommerce_refunds')} WHERE site_id = ? AND source = ? AND refund_id = ?`, [siteId, source, refundId], t);
+    if (!r) return null;
     await this.db.execute(`DELETE FROM ${tbl(this.db, 'ecommerce_refund_items')} WHERE refund_ref = ?`, [num(r.ID)], t);
     await this.db.execute(`DELETE FROM ${tbl(this.db, 'ecommerce_refunds')} WHERE ID = ?`, [num(r.ID)], t);
-    return true;
+    return num(r.time);
   }
 
   /** The products a refund names, each within what its line has left. */

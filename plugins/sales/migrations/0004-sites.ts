@@ -1,4 +1,30 @@
-import type { Migration } from '../../../core';
+import type { Migration, MigrationContext } from '../../../core';
+
+/**
+ * The columns of a site's subscription figures of one period starting at
+ * `period` (`day` in subscription_days, `month` in subscription_months):
+ * the keys, then the counts and money of the period.
+ */
+export function subscriptionFigures(T: MigrationContext['types'], period: 'day' | 'month') {
+  const money = { type: T.decimal(20, 6), allowNull: false, defaultValue: 0 };
+  const count = { type: T.uint, allowNull: false, defaultValue: 0 };
+  return {
+    site_id: { type: T.int, primaryKey: true },
+    [period]: { type: T.bigint, primaryKey: true },
+    product_id: { type: T.bigint, primaryKey: true },
+    currency: { type: T.string(3), primaryKey: true },
+    gateway: { type: T.string(64), primaryKey: true },
+    country_code: { type: T.string(2), primaryKey: true },
+    events: count,
+    new_count: count,
+    new_revenue: money,
+    renewal_count: count,
+    renewal_revenue: money,
+    trial_count: count,
+    canceled_count: count,
+    expired_count: count,
+  };
+}
 
 /** Indexes whose reads filter by site: the old field list, led by `site_id` from now on. */
 const SITE_LED: ReadonlyArray<[table: string, fields: string[], unique?: boolean]> = [
@@ -39,24 +65,7 @@ export const ecommerceSites: Migration = {
     const days = db.table('subscription_days');
     const rebuilt = db.table('subscription_days_sited');
     const columns = Object.keys(await qi.describeTable(days));
-    const money = { type: T.decimal(20, 6), allowNull: false, defaultValue: 0 };
-    const count = { type: T.uint, allowNull: false, defaultValue: 0 };
-    await qi.createTable(rebuilt, {
-      site_id: { type: T.int, primaryKey: true },
-      day: { type: T.bigint, primaryKey: true },
-      product_id: { type: T.bigint, primaryKey: true },
-      currency: { type: T.string(3), primaryKey: true },
-      gateway: { type: T.string(64), primaryKey: true },
-      country_code: { type: T.string(2), primaryKey: true },
-      events: count,
-      new_count: count,
-      new_revenue: money,
-      renewal_count: count,
-      renewal_revenue: money,
-      trial_count: count,
-      canceled_count: count,
-      expired_count: count,
-    });
+    await qi.createTable(rebuilt, subscriptionFigures(T, 'day'));
     const list = columns.map(db.quote).join(', ');
     await db.execute(`INSERT INTO ${db.quote(rebuilt)} (site_id, ${list}) SELECT 1, ${list} FROM ${db.quote(days)}`);
     await qi.dropTable(days);

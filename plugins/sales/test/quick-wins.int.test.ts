@@ -50,5 +50,8 @@ describe('quick wins', () => {
       expect(w.url).toMatch(new RegExp(`^${tk.url}/svc-admin/sales\\?range=custom&date_start=2025-04-01&date_end=2025-04-30#`));
     }
     expect(res.body.data.dateRange).toEqual({ date_start: '2025-04-01', date_end: '2025-04-30' });
+    // The same findings once March and April up to yesterday are folded into the roll-ups.
+    await tk.kernel.hooks.doAction('svc_every_hour');
+    expect((await admin.get(`${tk.api}/data/ecommerce/quick-wins`, { query: { date_start: '2025-04-01', date_end: '2025-04-30' } })).body).toEqual(res.body);
   });
 });

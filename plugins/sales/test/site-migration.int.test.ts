@@ -34,7 +34,7 @@ describe('ecommerce data of an install made before sites', () => {
       `INSERT INTO mg_svc_subscription_days (day, product_id, currency, gateway, country_code, events, new_count, new_revenue) VALUES (0, 5, 'EUR', '', '', 1, 1, 9)`,
     ];
     for (const sql of plant) await db.execute(sql);
-    expect(await m.upgrade()).toEqual(['sales/0004-sites']);
+    expect(await m.upgrade()).toEqual(['sales/0004-sites', 'sales/0005-rollups', 'sales/0006-subscription-months']);
     for (const table of TABLES) {
       expect({ table, rows: await db.select(`SELECT site_id FROM mg_svc_${table}`) }).toEqual({ table, rows: [{ site_id: 1 }] });
     }

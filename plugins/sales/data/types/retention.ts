@@ -23,6 +23,29 @@ function cohortLabel(start: DateTime, interval: Interval): string {
 
 const subscribedAt = (m: CohortMember, at: number) => m.subscribed.some((p) => p.start <= at && (p.end === null || p.end > at));
 
+/** Starts of the periods of `interval` from the one holding `from` on, one past `until`. */
+function periodStarts(from: number, until: number, interval: Interval, tz: string): number[] {
+  let at = DateTime.fromSeconds(from, { zone: tz }).startOf(interval);
+  const starts = [at.toSeconds()];
+  while (starts[starts.length - 1]! < until) {
+    at = at.plus({ months: MONTHS[interval] });
+    starts.push(at.toSeconds());
+  }
+  return starts;
+}
+
+/** The index of the last of the ascending `starts` at or before `t`. */
+function periodOf(starts: readonly number[], t: number): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid]! <= t) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
 /**
  * §2.8: cohorts of the subscriptions that started in the window, by month
  * (quarter when the window spans more than two years, year when every
@@ -33,39 +56,37 @@ const subscribedAt = (m: CohortMember, at: number) => m.subscribed.some((p) => p
  */
 export async function retention(q: SubscriptionQueries, w: SalesWindow, productId: number, tz: string) {
   const range = w.scope.range;
-  const members = await q.cohortMembers(range, productId);
-  const first = DateTime.fromSeconds(range.start, { zone: tz });
-  const months = DateTime.fromSeconds(range.end, { zone: tz }).diff(first, 'months').months;
+  const [members, products] = await Promise.all([q.cohortMembers(range, productId), q.products()]);
+  const months = DateTime.fromSeconds(range.end, { zone: tz }).diff(DateTime.fromSeconds(range.start, { zone: tz }), 'months').months;
   const interval: Interval = members.length > 0 && members.every((m) => m.yearly) ? 'year' : months > 24 ? 'quarter' : 'month';
-  const step = MONTHS[interval];
-  const startOf = (t: number) => {
-    const at = DateTime.fromSeconds(t, { zone: tz });
-    return interval === 'month' ? at.startOf('month') : interval === 'quarter' ? at.startOf('quarter') : at.startOf('year');
-  };
-  const cohorts = new Map<number, { start: DateTime; members: CohortMember[] }>();
+  // Period i of the calendar runs from starts[i] to starts[i + 1]; a cohort's k-th point is at the end of period (its own + k).
+  const starts = periodStarts(range.start, range.end, interval, tz);
+  const cohorts = new Map<number, CohortMember[]>();
   for (const m of members) {
-    const start = startOf(m.startedAt);
-    const key = start.toSeconds();
-    if (!cohorts.has(key)) cohorts.set(key, { start, members: [] });
-    cohorts.get(key)!.members.push(m);
+    const i = periodOf(starts, m.startedAt);
+    if (!cohorts.has(i)) cohorts.set(i, []);
+    cohorts.get(i)!.push(m);
   }
-  const periodsUntil = (start: DateTime) => {
+  /** Periods after a cohort's own that start before the window ends. */
+  const periodsUntil = (i: number) => {
     let n = 0;
-    while (start.plus({ months: (n + 1) * step }).toSeconds() < range.end) n++;
+    while (starts[i + n + 1] !== undefined && starts[i + n + 1]! < range.end) n++;
     return n;
   };
-  const ordered = [...cohorts.values()].sort((a, b) => a.start.toSeconds() - b.start.toSeconds());
-  const maxOffset = ordered.length ? periodsUntil(ordered[0]!.start) : 0;
-  const rows = ordered.map(({ start, members: cohort }) => {
-    const reached = periodsUntil(start);
+  const ordered = [...cohorts.keys()].sort((a, b) => a - b);
+  const maxOffset = ordered.length ? periodsUntil(ordered[0]!) : 0;
+  const rows = ordered.map((i) => {
+    const cohort = cohorts.get(i)!;
+    const reached = periodsUntil(i);
     const data = Array.from({ length: maxOffset + 1 }, (_, k) => {
       const x = `${OFFSET_LABEL[interval]} ${k}`;
       if (k > reached) return { x, y: null, count: null };
-      const at = Math.min(start.plus({ months: (k + 1) * step }).toSeconds(), range.end) - 1;
+      const at = Math.min(starts[i + k + 1]!, range.end) - 1;
       const count = cohort.filter((m) => subscribedAt(m, at)).length;
       return { x, y: percent(count, cohort.length), count };
     });
+    const start = DateTime.fromSeconds(starts[i]!, { zone: tz });
     return { id: `${cohortLabel(start, interval)} (${cohort.length})`, signup_count: cohort.length, data };
   });
-  return { interval, max_offset: maxOffset, rows, products: await q.products() };
+  return { interval, max_offset: maxOffset, rows, products };
 }

@@ -41,7 +41,8 @@ export async function revenueChart(q: SubscriptionQueries, w: SalesWindow, group
   const multiYear = DateTime.fromSeconds(range.start, { zone: tz }).year !== DateTime.fromSeconds(Math.max(range.start, range.end - 1), { zone: tz }).year;
   const rows = edges.slice(0, -1).map((start) => ({ timestamp: start, label: label(start, interval, multiYear, tz), newValue: 0, renewalValue: 0 }));
   let bucket = 0;
-  for (const day of await q.days(range, w.currency)) {
+  // Month buckets add up whole months from their monthly sums.
+  for (const day of await q.days(range, w.currency, interval === 'month')) {
     while (bucket + 1 < rows.length && day.day >= edges[bucket + 1]!) bucket++;
     const row = rows[bucket]!;
     row.newValue += mode === 'sales' ? day.new_count : day.new_revenue;
