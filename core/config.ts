@@ -39,6 +39,8 @@ export interface SvcConfig {
   headlessDomain: string | null;
   /** express `trust proxy`: false, true, a hop count, or addresses/subnets/names (`loopback`) of trusted proxies. */
   trustProxy: boolean | number | string;
+  /** `SVC_STATS_CACHE_MB`: memory for the statistics day blocks (0 turns them off). */
+  statsCacheMb: number;
 }
 
 const truthy = (v: string | undefined): boolean =>
@@ -74,6 +76,9 @@ export function isTimezone(tz: string): boolean {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): SvcConfig {
   const port = env.PORT === undefined || env.PORT === '' ? 8080 : Number(env.PORT);
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail('PORT', `not a port number: ${env.PORT}`);
+
+  const statsCacheMb = env.SVC_STATS_CACHE_MB === undefined || env.SVC_STATS_CACHE_MB === '' ? 64 : Number(env.SVC_STATS_CACHE_MB);
+  if (!Number.isInteger(statsCacheMb) || statsCacheMb < 0) fail('SVC_STATS_CACHE_MB', `not a whole number of megabytes: ${env.SVC_STATS_CACHE_MB}`);
 
   const host = (env.HOST ?? '').trim() || null;
   if (host !== null && !/^[A-Za-z0-9.:%_-]+$/.test(host.replace(/^\[(.*)\]$/, '$1'))) fail('HOST', `not an address or host name: ${host}`);
@@ -151,6 +156,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     debug: truthy(env.SVC_DEBUG),
     headlessDomain: env.SVC_HEADLESS_DOMAIN || null,
     trustProxy: trustProxy(env.SVC_TRUST_PROXY),
+    statsCacheMb,
   };
 }
 

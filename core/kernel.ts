@@ -115,7 +115,7 @@ export class Kernel {
   ) {
     this.abilities = new AbilitiesRegistry(logger.child({ service: 'abilities' }), sites);
     this.hotRoutes = new HotRoutes(config.basePath, logger);
-    this.statistics = new StatisticsService({ db, clock, logger, hooks, settings, timezone: config.timezone });
+    this.statistics = new StatisticsService({ db, clock, logger, hooks, settings, timezone: config.timezone, cacheBytes: config.statsCacheMb * 1024 * 1024 });
     this.assets = new AssetService(config.basePath, logger.child({ service: 'assets' }));
     this.accounts = new Accounts(users, appPasswords, sessions);
   }

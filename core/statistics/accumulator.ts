@@ -8,7 +8,8 @@ interface Sketches {
   converted: VisitorSketch | null;
 }
 
-interface Entry extends Sketches {
+/** One group's keys, additive components and distinct-visitor sketches. */
+export interface AccumulatorGroup extends Sketches {
   keys: Array<string | number>;
   components: Components;
 }
@@ -17,12 +18,16 @@ type SqlRow = Record<string, unknown>;
 
 /** Collects component values per group from raw and summary queries and merges them. */
 export class Accumulator {
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries = new Map<string, AccumulatorGroup>();
 
   constructor(private readonly aliases: readonly string[]) {}
 
-  private entry(row: SqlRow): Entry {
-    const keys = this.aliases.map((a) => (a === 'gb' ? Number(row[a]) : String(row[a] ?? '')));
+  private entry(row: SqlRow): AccumulatorGroup {
+    return this.group(this.aliases.map((a) => (a === 'gb' ? Number(row[a]) : String(row[a] ?? ''))));
+  }
+
+  /** The group of `keys` (in the order of the aliases: a bucket's index, dimension values as strings), made when new. */
+  group(keys: Array<string | number>): AccumulatorGroup {
     const id = JSON.stringify(keys);
     let entry = this.entries.get(id);
     if (!entry) {

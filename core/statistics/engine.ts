@@ -1,6 +1,9 @@
 import type { Database } from '../db/database';
 import { badRequest } from '../errors';
 import { Accumulator, isAdditive } from './accumulator';
+import { type BlockScan, scanBlocks } from './blocks/block-scan';
+import { type BlockStore, inBlocks } from './blocks/block-store';
+import type { DayBlock } from './blocks/day-block';
 import type { Catalog } from './catalog';
 import { bucketEdges, bucketLabel, daysOfMonth, monthStart, nextDay, wholeDays } from './dates';
 import { type Component, DISTINCT, METRIC_DEFS, componentsFor, emptyComponents } from './metrics';
@@ -42,6 +45,7 @@ export class StatisticsEngine {
     private readonly catalog: Catalog,
     private readonly runner: QueryRunner,
     private readonly state: SummaryState,
+    private readonly blocks: BlockStore,
     readonly timezone: string,
   ) {}
 
@@ -49,13 +53,54 @@ export class StatisticsEngine {
     const plan = this.plan(query);
     const summaryDays = await this.summaryDays(plan);
     const acc = new Accumulator(plan.groups.map((g) => g.alias));
-    const rawRanges = subtractDays(query.range, summaryDays, this.timezone);
-    if (summaryDays.length === 0) {
+    if (summaryDays.length > 0) {
+      await this.hybrid(plan, acc, subtractDays(query.range, summaryDays, this.timezone), summaryDays);
+      return this.finish(plan, acc);
+    }
+    const blocks = await this.dayBlocks(plan);
+    const days = blocks.map((b) => b.day).sort((a, b) => a - b);
+    const rawRanges = subtractDays(query.range, days, this.timezone);
+    if (blocks.length === 0) {
       acc.addCounts(await this.runner.select(query.id, this.raw(plan, rawRanges, plan.components)), plan.components);
     } else {
-      await this.hybrid(plan, acc, rawRanges, summaryDays);
+      const raw = rawRanges.length > 0 ? this.addRaw(plan, acc, rawRanges) : Promise.resolve();
+      scanBlocks(blocks, this.blockScan(plan), acc);
+      await raw;
     }
     return this.finish(plan, acc);
+  }
+
+  /** Day blocks of the query's whole folded days, when every dimension it groups or filters by is in them. */
+  private async dayBlocks(plan: Plan): Promise<DayBlock[]> {
+    const { query } = plan;
+    if (!this.blocks.enabled || query.mode === 'raw') return [];
+    const used = [...plan.dimensions, ...query.filters.map((f) => f.dimension)];
+    if (!used.every((name) => inBlocks(this.catalog.dimension(name)))) return [];
+    return this.blocks.blocks(query.siteId, wholeDays(query.range, this.timezone));
+  }
+
+  private blockScan(plan: Plan): BlockScan {
+    const { query } = plan;
+    return {
+      range: query.range,
+      status: query.status,
+      filters: query.filters,
+      edges: plan.edges,
+      dimensions: plan.dimensions,
+      components: plan.components,
+      caseInsensitiveEquals: this.db.dialect !== 'sqlite',
+    };
+  }
+
+  /** The raw hits of `ranges`: additive components aggregated, distinct visitors listed for the sketches. */
+  private addRaw(plan: Plan, acc: Accumulator, ranges: TimeRange[]): Promise<void> {
+    const additive = plan.components.filter(isAdditive);
+    const distinct = plan.components.some((c) => DISTINCT.includes(c));
+    const select = (sql: Frag) => this.runner.select(plan.query.id, sql);
+    const work: Array<Promise<void>> = [];
+    if (additive.length) work.push(select(this.raw(plan, ranges, additive)).then((rows) => acc.addCounts(rows, additive)));
+    if (distinct) work.push(select(this.raw(plan, ranges, [], true)).then((rows) => acc.addVisitors(rows)));
+    return Promise.all(work).then(() => undefined);
   }
 
   private plan(query: StatsQuery): Plan {
@@ -120,10 +165,7 @@ export class StatisticsEngine {
     const distinct = plan.components.some((c) => DISTINCT.includes(c));
     const select = (sql: Frag) => this.runner.select(query.id, sql);
     const work: Array<Promise<void>> = [];
-    if (rawRanges.length > 0) {
-      if (additive.length) work.push(select(this.raw(plan, rawRanges, additive)).then((rows) => acc.addCounts(rows, additive)));
-      if (distinct) work.push(select(this.raw(plan, rawRanges, [], true)).then((rows) => acc.addVisitors(rows)));
-    }
+    if (rawRanges.length > 0) work.push(this.addRaw(plan, acc, rawRanges));
     const filter = query.filters[0];
     const dimension = plan.dimensions[0] ?? filter?.dimension;
     const base = {

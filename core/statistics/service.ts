@@ -4,6 +4,7 @@ import type { HookRegistry } from '../hooks/registry';
 import type { RouteDefinition } from '../http/rest-router';
 import type { SvcLogger } from '../logger';
 import type { Settings } from '../settings/settings';
+import { BlockStore } from './blocks/block-store';
 import { Catalog } from './catalog';
 import { dayStart } from './dates';
 import type { DimensionDef, JoinDef } from './dimensions';
@@ -19,6 +20,9 @@ import { SummaryState } from './summaries/state';
 import { DEFAULT_SITE_ID } from '../sites/types';
 import type { StatsFilter, StatsQuery, StatsRow, StatusFilter, TimeRange } from './types';
 
+/** Memory for the day blocks when the kernel does not say (`SVC_STATS_CACHE_MB`'s default). */
+export const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
+
 /** Statement time limit of dashboard queries (folding a day gets ten times as long). */
 export const QUERY_TIMEOUT_MS = 10_000;
 
@@ -30,6 +34,8 @@ export interface StatisticsDeps {
   settings: Settings;
   timezone: string;
   timeoutMs?: number;
+  /** Memory for the day blocks (`SVC_STATS_CACHE_MB`); 0 answers from summaries and raw hits only. */
+  cacheBytes?: number;
 }
 
 /** `ctx.statistics`: the query engine and the data registries, as a plugin sees them. */
@@ -78,6 +84,7 @@ export class StatisticsService {
   readonly catalog = new Catalog();
   readonly runner: QueryRunner;
   readonly state: SummaryState;
+  readonly blocks: BlockStore;
   readonly engine: StatisticsEngine;
   readonly folder: SummaryFolder;
   readonly retention: Retention;
@@ -88,7 +95,8 @@ export class StatisticsService {
     const log = logger.child({ service: 'statistics' });
     this.runner = new QueryRunner(db, log, deps.timeoutMs ?? QUERY_TIMEOUT_MS);
     this.state = new SummaryState(db);
-    this.engine = new StatisticsEngine(db, this.catalog, this.runner, this.state, timezone);
+    this.blocks = new BlockStore(db, this.catalog, this.runner, this.state, timezone, deps.cacheBytes ?? DEFAULT_CACHE_BYTES);
+    this.engine = new StatisticsEngine(db, this.catalog, this.runner, this.state, this.blocks, timezone);
     this.folder = new SummaryFolder(db, this.catalog, this.runner, this.state, timezone, clock, log);
     this.retention = new Retention(db, this.folder, clock, timezone, log);
     this.data = new DataRegistry((query, allow, timezone) => this.parse(query, allow, timezone));

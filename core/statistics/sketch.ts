@@ -11,6 +11,19 @@ function hashOf(uid: string): Buffer {
   return createHash('md5').update(uid).digest().subarray(0, 8);
 }
 
+/** A visitor's hash worked out once, for adding the same visitor to many sketches (the day blocks). */
+export interface PreparedVisitor {
+  readonly key: string;
+  readonly hash: Buffer;
+  readonly index: number;
+  readonly rank: number;
+}
+
+export function prepareVisitor(uid: string): PreparedVisitor {
+  const hash = hashOf(uid);
+  return { key: hash.toString('hex'), hash, ...register(hash) };
+}
+
 function register(hash: Buffer): { index: number; rank: number } {
   const hi = hash.readUInt32BE(0);
   const lo = hash.readUInt32BE(4);
@@ -31,6 +44,16 @@ export class VisitorSketch {
 
   add(uid: string): void {
     this.addHash(hashOf(uid));
+  }
+
+  addPrepared(visitor: PreparedVisitor): void {
+    if (this.sparse) {
+      if (this.sparse.has(visitor.key)) return;
+      this.sparse.set(visitor.key, visitor.hash);
+      if (this.sparse.size > SPARSE_LIMIT) this.toDense();
+      return;
+    }
+    if (visitor.rank > this.dense![visitor.index]!) this.dense![visitor.index] = visitor.rank;
   }
 
   merge(other: VisitorSketch): void {

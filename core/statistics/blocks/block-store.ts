@@ -1,0 +1,165 @@
+import type { Database } from '../../db/database';
+import type { Catalog } from '../catalog';
+import { nextDay } from '../dates';
+import type { DimensionDef } from '../dimensions';
+import { frag, joinFrags } from '../sql/fragment';
+import type { QueryRunner } from '../sql/runner';
+import type { SummaryState } from '../summaries/state';
+import { type BlockRow, type DayBlock, buildDayBlock } from './day-block';
+
+/** Pageviews one loading query reads at most (several days at a time, cut by the summaries' counts). */
+const ROWS_PER_LOAD = 60_000;
+
+/** Dimensions a block holds: every one with a value per pageview (the goal, kept in rows of its own, stays with the summaries and raw hits). */
+export const inBlocks = (def: DimensionDef): boolean => !def.rows;
+
+/**
+ * Day blocks of folded days, read from raw hits once and kept in memory up to
+ * `limitBytes` (least recently used go first). A block is used while the day's
+ * fold it was read after is current: a late hit marks the day dirty and a new
+ * fold replaces it, so every node of a cluster sees the same answers.
+ */
+export class BlockStore {
+  private readonly cache = new Map<string, DayBlock>();
+  private bytes = 0;
+  private readonly loading = new Map<string, Promise<DayBlock>>();
+
+  constructor(
+    private readonly db: Database,
+    private readonly catalog: Catalog,
+    private readonly runner: QueryRunner,
+    private readonly state: SummaryState,
+    private readonly timezone: string,
+    readonly limitBytes: number,
+  ) {}
+
+  get enabled(): boolean {
+    return this.limitBytes > 0;
+  }
+
+  /**
+   * The blocks of the site's days among `days` (sorted) whose fold is current;
+   * the rest are left to raw hits. A cached block stands while its fold time and
+   * pageviews match the day's summaries (a fold in the same second as the one
+   * before still changes the count when a late hit came in).
+   */
+  async blocks(siteId: number, days: readonly number[]): Promise<DayBlock[]> {
+    if (days.length === 0) return [];
+    const first = days[0]!;
+    const last = days[days.length - 1]!;
+    const [folds, sizes] = await Promise.all([this.state.list(siteId, first, last), this.pageviews(siteId, first, last)]);
+    const dimensions = this.dimensions();
+    const found: Array<Promise<DayBlock>> = [];
+    const missing: Array<{ day: number; foldedAt: number }> = [];
+    for (const day of days) {
+      const fold = folds.get(day);
+      if (!fold || fold.dirty) continue;
+      const key = `${siteId}:${day}`;
+      const cached = this.cache.get(key);
+      if (cached && cached.foldedAt === fold.foldedAt && cached.rows === (sizes.get(day) ?? 0) && dimensions.every((d) => cached.columns.has(d))) {
+        this.cache.delete(key);
+        this.cache.set(key, cached);
+        found.push(Promise.resolve(cached));
+        continue;
+      }
+      const pending = this.loading.get(key);
+      if (pending) found.push(pending);
+      else missing.push({ day, foldedAt: fold.foldedAt });
+    }
+    if (missing.length) found.push(...(await this.load(siteId, missing, dimensions, sizes)));
+    return Promise.all(found);
+  }
+
+  private dimensions(): string[] {
+    return this.catalog.names().filter((name) => inBlocks(this.catalog.dimension(name)));
+  }
+
+  /** Reads the missing days in groups of consecutive days of about ROWS_PER_LOAD pageviews. */
+  private async load(siteId: number, days: ReadonlyArray<{ day: number; foldedAt: number }>, dimensions: string[], sizes: Map<number, number>): Promise<Array<Promise<DayBlock>>> {
+    const groups: Array<Array<{ day: number; foldedAt: number }>> = [];
+    let rows = 0;
+    for (const entry of days) {
+      const last = groups[groups.length - 1];
+      const size = sizes.get(entry.day) ?? 0;
+      const follows = last !== undefined && nextDay(last[last.length - 1]!.day, this.timezone) === entry.day;
+      if (last && follows && rows + size <= ROWS_PER_LOAD) {
+        last.push(entry);
+        rows += size;
+      } else {
+        groups.push([entry]);
+        rows = size;
+      }
+    }
+    const out: Array<Promise<DayBlock>> = [];
+    for (const group of groups) {
+      const read = this.read(siteId, group, dimensions);
+      group.forEach((entry, i) => {
+        const key = `${siteId}:${entry.day}`;
+        const block = read.then((blocks) => blocks[i]!);
+        this.loading.set(key, block);
+        out.push(
+          block.finally(() => {
+            if (this.loading.get(key) === block) this.loading.delete(key);
+          }),
+        );
+      });
+      // One group at a time: the database answers one scan faster than several at once.
+      await read.catch(() => undefined);
+    }
+    return out;
+  }
+
+  /** Pageviews per folded day (every status), from the daily summaries. */
+  private async pageviews(siteId: number, first: number, last: number): Promise<Map<number, number>> {
+    const rows = await this.db.select<{ day: number; n: number }>(
+      `SELECT day, SUM(pageviews) AS n FROM ${this.db.quote(this.db.table('summary_days'))} WHERE site_id = ? AND day >= ? AND day <= ? GROUP BY day`,
+      [siteId, first, last],
+    );
+    return new Map(rows.map((r) => [Number(r.day), Number(r.n)]));
+  }
+
+  private async read(siteId: number, group: ReadonlyArray<{ day: number; foldedAt: number }>, dimensions: string[]): Promise<DayBlock[]> {
+    const start = group[0]!.day;
+    const end = nextDay(group[group.length - 1]!.day, this.timezone);
+    const defs = dimensions.map((name) => this.catalog.dimension(name));
+    const joins = new Set<string>(['session', ...defs.flatMap((d) => d.joins)]);
+    const goals = this.db.quote(this.db.table('goal_statistics'));
+    const columns = joinFrags(
+      [
+        frag('s.uid AS uid, s.session_id AS session_id, s.time AS time, s.time_on_page AS top, s.page_type AS pt'),
+        frag('ses.bounce AS bounce, ses.first_time_visit AS ft'),
+        frag(`(SELECT COUNT(*) FROM ${goals} gx WHERE gx.statistic_id = s.ID) AS gc`),
+        ...defs.map((d, i) => frag(`${d.expr} AS d${i}`)),
+      ],
+      ', ',
+    );
+    const sql = `SELECT ${columns.sql} FROM ${this.db.quote(this.db.table('statistics'))} s ${this.catalog.joinSql(this.db, joins)} WHERE s.site_id = ? AND s.time >= ? AND s.time < ?`;
+    const rows = await this.runner.select<BlockRow>('statistics_day_blocks', { sql, params: [...columns.params, siteId, start, end] }, this.runner.timeoutMs * 10);
+    const byDay = group.map(() => [] as BlockRow[]);
+    const starts = group.map((g) => g.day);
+    for (const row of rows) {
+      const time = Number(row.time);
+      let at = starts.length - 1;
+      while (at > 0 && starts[at]! > time) at--;
+      byDay[at]!.push(row);
+    }
+    return group.map((entry, i) => this.keep(buildDayBlock(siteId, entry.day, entry.foldedAt, byDay[i]!, dimensions)));
+  }
+
+  private keep(block: DayBlock): DayBlock {
+    const key = `${block.siteId}:${block.day}`;
+    const old = this.cache.get(key);
+    if (old) {
+      this.cache.delete(key);
+      this.bytes -= old.bytes;
+    }
+    this.cache.set(key, block);
+    this.bytes += block.bytes;
+    for (const [k, b] of this.cache) {
+      if (this.bytes <= this.limitBytes) break;
+      this.cache.delete(k);
+      this.bytes -= b.bytes;
+    }
+    return block;
+  }
+}

@@ -1,0 +1,121 @@
+import { type PreparedVisitor, prepareVisitor } from '../sketch';
+
+/** A dimension of a day block: one code per pageview into the day's distinct values. */
+export interface BlockColumn {
+  codes: Uint8Array | Uint16Array | Uint32Array;
+  values: ReadonlyArray<string | null>;
+}
+
+/**
+ * The pageviews of one site and one folded day, column by column, so any
+ * grouping and filter over a range is a pass over typed arrays instead of a
+ * query over raw hits. Sessions and visitors are numbered within the day.
+ */
+export interface DayBlock {
+  siteId: number;
+  day: number;
+  /** `summary_state.folded_at` of the fold the block was read after; a newer fold replaces it. */
+  foldedAt: number;
+  rows: number;
+  time: Uint32Array;
+  timeOnPage: Float64Array;
+  /** 1 for a 404 pageview. */
+  notFound: Uint8Array;
+  /** Goals the pageview completed. */
+  goals: Uint8Array;
+  session: Uint32Array;
+  sessions: number;
+  /** Per session: its visitor, whether it bounced, whether it was the visitor's first visit. */
+  sessionVisitor: Uint32Array;
+  sessionBounce: Uint8Array;
+  sessionFirstTime: Uint8Array;
+  visitors: readonly PreparedVisitor[];
+  columns: ReadonlyMap<string, BlockColumn>;
+  /** Approximate memory held, for the cache. */
+  bytes: number;
+}
+
+/** A raw pageview as the block loader selects it; `d<i>` is dimension `i`. */
+export type BlockRow = Record<string, unknown>;
+
+function narrow(codes: Uint32Array, distinct: number): Uint8Array | Uint16Array | Uint32Array {
+  if (distinct <= 0x100) return Uint8Array.from(codes);
+  if (distinct <= 0x10000) return Uint16Array.from(codes);
+  return codes;
+}
+
+/** Numbers each distinct key in order of appearance. */
+class Numbering<K> {
+  readonly codes = new Map<K, number>();
+  readonly keys: K[] = [];
+  code(key: K): number {
+    let code = this.codes.get(key);
+    if (code === undefined) {
+      code = this.keys.length;
+      this.codes.set(key, code);
+      this.keys.push(key);
+    }
+    return code;
+  }
+}
+
+const stringOrNull = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
+
+/** Encodes the pageviews of one day (`rows`, any order) with the dimensions named in `dimensions` (column `d<i>`). */
+export function buildDayBlock(siteId: number, day: number, foldedAt: number, rows: readonly BlockRow[], dimensions: readonly string[]): DayBlock {
+  const n = rows.length;
+  const time = new Uint32Array(n);
+  const timeOnPage = new Float64Array(n);
+  const notFound = new Uint8Array(n);
+  const goals = new Uint8Array(n);
+  const session = new Uint32Array(n);
+  const sessions = new Numbering<string>();
+  const visitors = new Numbering<string>();
+  const sessionVisitor: number[] = [];
+  const sessionBounce: number[] = [];
+  const sessionFirstTime: number[] = [];
+  const dims = dimensions.map(() => ({ numbering: new Numbering<string | null>(), codes: new Uint32Array(n) }));
+  let strings = 0;
+  for (let i = 0; i < n; i++) {
+    const row = rows[i]!;
+    time[i] = Number(row.time);
+    timeOnPage[i] = Number(row.top ?? 0);
+    notFound[i] = row.pt === '404' ? 1 : 0;
+    goals[i] = Math.min(255, Number(row.gc ?? 0));
+    const s = sessions.code(String(row.session_id));
+    session[i] = s;
+    if (s === sessionVisitor.length) {
+      sessionVisitor.push(visitors.code(String(row.uid)));
+      sessionBounce.push(Number(row.bounce) === 1 ? 1 : 0);
+      sessionFirstTime.push(Number(row.ft) === 1 ? 1 : 0);
+    }
+    for (let d = 0; d < dims.length; d++) {
+      const dim = dims[d]!;
+      const before = dim.numbering.keys.length;
+      dim.codes[i] = dim.numbering.code(stringOrNull(row[`d${d}`]));
+      if (dim.numbering.keys.length > before) strings += (dim.numbering.keys[before]?.length ?? 0) * 2 + 48;
+    }
+  }
+  const columns = new Map<string, BlockColumn>();
+  dimensions.forEach((name, d) => columns.set(name, { codes: narrow(dims[d]!.codes, dims[d]!.numbering.keys.length), values: dims[d]!.numbering.keys }));
+  let bytes = n * (4 + 8 + 1 + 1 + 4) + sessionVisitor.length * 6 + visitors.keys.length * 96 + strings;
+  for (const column of columns.values()) bytes += column.codes.byteLength;
+  return {
+    siteId,
+    day,
+    foldedAt,
+    rows: n,
+    time,
+    timeOnPage,
+    notFound,
+    goals,
+    session,
+    sessions: sessionVisitor.length,
+    sessionVisitor: Uint32Array.from(sessionVisitor),
+    sessionBounce: Uint8Array.from(sessionBounce),
+    sessionFirstTime: Uint8Array.from(sessionFirstTime),
+    visitors: visitors.keys.map(prepareVisitor),
+    columns,
+    bytes,
+  };
+}
