@@ -8,9 +8,11 @@ export type BenchDialect = 'sqlite' | 'mysql';
 
 const mysqlServer = () => process.env.SVC_BENCH_MYSQL_URL || process.env.SVC_TEST_MYSQL_URL;
 
-/** `SVC_BENCH_MYSQL_URL` (or the test URL) enables the MariaDB runs. */
+/** `SVC_BENCH_MYSQL_URL` (or the test URL) enables the MariaDB runs; `SVC_BENCH_DIALECTS` (`sqlite`, `mysql`) narrows them. */
 export function benchDialects(): BenchDialect[] {
-  return mysqlServer() ? ['sqlite', 'mysql'] : ['sqlite'];
+  const all: BenchDialect[] = mysqlServer() ? ['sqlite', 'mysql'] : ['sqlite'];
+  const only = (process.env.SVC_BENCH_DIALECTS ?? '').split(',').map((d) => d.trim()).filter(Boolean);
+  return only.length ? all.filter((d) => only.includes(d)) : all;
 }
 
 async function onServer(server: string, sql: string): Promise<void> {

@@ -5,6 +5,7 @@ import type { RouteDefinition } from '../http/rest-router';
 import type { SvcLogger } from '../logger';
 import type { Settings } from '../settings/settings';
 import { BlockStore } from './blocks/block-store';
+import { PageviewWalker, type WalkSource, type WalkedPageview } from './blocks/walk';
 import { Catalog } from './catalog';
 import { dayStart } from './dates';
 import type { DimensionDef, JoinDef } from './dimensions';
@@ -51,6 +52,12 @@ export interface StatisticsApi {
    * (e.g. `SELECT s.session_id, s.time ${from.sql}`).
    */
   hitsFrom(source: { siteId: number; range: TimeRange; status: StatusFilter; filters: readonly StatsFilter[] }): Frag;
+  /**
+   * Hands `visit` every pageview of the site's range that passes the status and
+   * filters, in time order (funnels follow sessions through them); folded days
+   * come from the day blocks in memory, the rest from raw hits.
+   */
+  walkPageviews(source: WalkSource, visit: (pageview: WalkedPageview) => void): Promise<void>;
   /** Every dimension name, for allow-lists that accept all of them. */
   dimensions(): string[];
   addJoin(def: JoinDef): void;
@@ -86,6 +93,7 @@ export class StatisticsService {
   readonly state: SummaryState;
   readonly blocks: BlockStore;
   readonly engine: StatisticsEngine;
+  readonly walker: PageviewWalker;
   readonly folder: SummaryFolder;
   readonly retention: Retention;
   readonly data: DataRegistry;
@@ -97,6 +105,7 @@ export class StatisticsService {
     this.state = new SummaryState(db);
     this.blocks = new BlockStore(db, this.catalog, this.runner, this.state, timezone, deps.cacheBytes ?? DEFAULT_CACHE_BYTES);
     this.engine = new StatisticsEngine(db, this.catalog, this.runner, this.state, this.blocks, timezone);
+    this.walker = new PageviewWalker(db, this.catalog, this.runner, this.blocks, timezone);
     this.folder = new SummaryFolder(db, this.catalog, this.runner, this.state, timezone, clock, log);
     this.retention = new Retention(db, this.folder, clock, timezone, log);
     this.data = new DataRegistry((query, allow, timezone) => this.parse(query, allow, timezone));
@@ -128,6 +137,7 @@ export class StatisticsService {
       query: (q) => this.engine.run(q),
       parseRequest: (query, allow, timezone) => this.parse(query, allow, timezone),
       hitsFrom: (src) => rawFrom(this.deps.db, this.catalog, { ...src, ranges: [src.range] }),
+      walkPageviews: (src, visit) => this.walker.walk('walk_pageviews', src, visit),
       dimensions: () => this.catalog.names(),
       addJoin: (def) => defer(() => this.catalog.addJoin(def)),
       addDimension: (def) => defer(() => this.catalog.addDimension(def)),

@@ -4,18 +4,22 @@ import { VisitorSketch } from '../sketch';
 import { filterValues, type StatsFilter, type StatusFilter, type TimeRange } from '../types';
 import type { BlockColumn, DayBlock } from './day-block';
 
-/** What a query asks of the blocks: its range, status, filters, grouping and components. */
-export interface BlockScan {
+/** Which pageviews of the blocks count: in the range, of the status, passing every filter. */
+export interface BlockRows {
   range: TimeRange;
   status: StatusFilter;
   filters: readonly StatsFilter[];
+  /** `is` compares as the database's collation does: case-insensitively on MariaDB/MySQL. */
+  caseInsensitiveEquals: boolean;
+}
+
+/** What a query asks of the blocks: which pageviews, their grouping and components. */
+export interface BlockScan extends BlockRows {
   /** Bucket edges of a time grouping (group `gb`), or null. */
   edges: readonly number[] | null;
   /** Dimensions grouped by, in the order of the groups `gd0`, `gd1`... */
   dimensions: readonly string[];
   components: readonly Component[];
-  /** `is` compares as the database's collation does: case-insensitively on MariaDB/MySQL. */
-  caseInsensitiveEquals: boolean;
 }
 
 /** Whether each distinct value of a column passes the filter, as `filterCondition` decides in SQL. */
@@ -48,6 +52,23 @@ function bucketOf(edges: readonly number[], time: number): number {
   return lo;
 }
 
+/** A test of pageview `i` of the block against `rows`. */
+export function rowTest(block: DayBlock, rows: BlockRows): (i: number) => boolean {
+  const { time, notFound } = block;
+  const { start, end } = rows.range;
+  const status = rows.status === '404' ? 1 : rows.status === '200' ? 0 : -1;
+  const filters = rows.filters.map((f) => {
+    const column = block.columns.get(f.dimension)!;
+    return { codes: column.codes, pass: matches(column.values, f, rows.caseInsensitiveEquals) };
+  });
+  return (i) => {
+    const t = time[i]!;
+    if (t < start || t >= end || (status !== -1 && notFound[i] !== status)) return false;
+    for (const f of filters) if (f.pass[f.codes[i]!] === 0) return false;
+    return true;
+  };
+}
+
 interface LocalGroup {
   group: AccumulatorGroup;
   /** Its number within the block, to tell (group, session) pairs apart. */
@@ -71,10 +92,7 @@ export function scanBlocks(blocks: readonly DayBlock[], scan: BlockScan, acc: Ac
   for (const block of blocks) {
     const { rows, time, session } = block;
     if (rows === 0) continue;
-    const filters = scan.filters.map((f) => {
-      const column = block.columns.get(f.dimension)!;
-      return { codes: column.codes, pass: matches(column.values, f, scan.caseInsensitiveEquals) };
-    });
+    const counts = rowTest(block, scan);
     const columns: BlockColumn[] = scan.dimensions.map((d) => block.columns.get(d)!);
     const radix = columns.map((c) => c.values.length);
     const edges = scan.edges;
@@ -83,13 +101,9 @@ export function scanBlocks(blocks: readonly DayBlock[], scan: BlockScan, acc: Ac
     const numeric = radix.reduce((a, b) => a * b, buckets) < Number.MAX_SAFE_INTEGER;
     const local = new Map<number | string, LocalGroup>();
     const seen = distinctSessions || visitors || firstTime ? new Set<number>() : null;
-    const statusWanted = scan.status === '404' ? 1 : scan.status === '200' ? 0 : -1;
-    rowLoop: for (let i = 0; i < rows; i++) {
-      const t = time[i]!;
-      if (t < scan.range.start || t >= scan.range.end) continue;
-      if (statusWanted !== -1 && block.notFound[i] !== statusWanted) continue;
-      for (const f of filters) if (f.pass[f.codes[i]!] === 0) continue rowLoop;
-      const bucket = edges ? bucketOf(edges, t) : 0;
+    for (let i = 0; i < rows; i++) {
+      if (!counts(i)) continue;
+      const bucket = edges ? bucketOf(edges, time[i]!) : 0;
       let key: number | string;
       if (numeric) {
         let k = bucket;

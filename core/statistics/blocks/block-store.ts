@@ -10,6 +10,10 @@ import { type BlockRow, type DayBlock, buildDayBlock } from './day-block';
 /** Pageviews one loading query reads at most (several days at a time, cut by the summaries' counts). */
 const ROWS_PER_LOAD = 60_000;
 
+/** The goal ids the pageview `s` completed, comma-separated (NULL for none), as `goals`: GROUP_CONCAT reads alike on SQLite and MariaDB. */
+export const goalsOfPageview = (db: Database): string =>
+  `(SELECT GROUP_CONCAT(gx.goal_id) FROM ${db.quote(db.table('goal_statistics'))} gx WHERE gx.statistic_id = s.ID) AS goals`;
+
 /** Dimensions a block holds: every one with a value per pageview (the goal, kept in rows of its own, stays with the summaries and raw hits). */
 export const inBlocks = (def: DimensionDef): boolean => !def.rows;
 
@@ -70,6 +74,11 @@ export class BlockStore {
     return Promise.all(found);
   }
 
+  /** The site's days whose blocks are in memory, in order. */
+  cached(siteId: number): number[] {
+    return [...this.cache.values()].filter((b) => b.siteId === siteId).map((b) => b.day).sort((a, b) => a - b);
+  }
+
   private dimensions(): string[] {
     return this.catalog.names().filter((name) => inBlocks(this.catalog.dimension(name)));
   }
@@ -123,17 +132,16 @@ export class BlockStore {
     const end = nextDay(group[group.length - 1]!.day, this.timezone);
     const defs = dimensions.map((name) => this.catalog.dimension(name));
     const joins = new Set<string>(['session', ...defs.flatMap((d) => d.joins)]);
-    const goals = this.db.quote(this.db.table('goal_statistics'));
     const columns = joinFrags(
       [
         frag('s.uid AS uid, s.session_id AS session_id, s.time AS time, s.time_on_page AS top, s.page_type AS pt'),
         frag('ses.bounce AS bounce, ses.first_time_visit AS ft'),
-        frag(`(SELECT COUNT(*) FROM ${goals} gx WHERE gx.statistic_id = s.ID) AS gc`),
+        frag(goalsOfPageview(this.db)),
         ...defs.map((d, i) => frag(`${d.expr} AS d${i}`)),
       ],
       ', ',
     );
-    const sql = `SELECT ${columns.sql} FROM ${this.db.quote(this.db.table('statistics'))} s ${this.catalog.joinSql(this.db, joins)} WHERE s.site_id = ? AND s.time >= ? AND s.time < ?`;
+    const sql = `SELECT ${columns.sql} FROM ${this.db.quote(this.db.table('statistics'))} s ${this.catalog.joinSql(this.db, joins)} WHERE s.site_id = ? AND s.time >= ? AND s.time < ? ORDER BY s.time, s.ID`;
     const rows = await this.runner.select<BlockRow>('statistics_day_blocks', { sql, params: [...columns.params, siteId, start, end] }, this.runner.timeoutMs * 10);
     const byDay = group.map(() => [] as BlockRow[]);
     const starts = group.map((g) => g.day);

@@ -21,10 +21,15 @@ export interface DayBlock {
   timeOnPage: Float64Array;
   /** 1 for a 404 pageview. */
   notFound: Uint8Array;
-  /** Goals the pageview completed. */
+  /** Goals the pageview completed (at most 255 counted). */
   goals: Uint8Array;
+  /** The goals of pageview `i` are `goalIds[goalStart[i]..goalStart[i + 1]]`. */
+  goalStart: Uint32Array;
+  goalIds: Uint32Array;
   session: Uint32Array;
   sessions: number;
+  /** Per session: its id in the sessions table. */
+  sessionIds: Float64Array;
   /** Per session: its visitor, whether it bounced, whether it was the visitor's first visit. */
   sessionVisitor: Uint32Array;
   sessionBounce: Uint8Array;
@@ -35,7 +40,7 @@ export interface DayBlock {
   bytes: number;
 }
 
-/** A raw pageview as the block loader selects it; `d<i>` is dimension `i`. */
+/** A raw pageview as the block loader selects it (`goals`: comma-separated goal ids or null); `d<i>` is dimension `i`. */
 export type BlockRow = Record<string, unknown>;
 
 function narrow(codes: Uint32Array, distinct: number): Uint8Array | Uint16Array | Uint32Array {
@@ -68,7 +73,10 @@ export function buildDayBlock(siteId: number, day: number, foldedAt: number, row
   const timeOnPage = new Float64Array(n);
   const notFound = new Uint8Array(n);
   const goals = new Uint8Array(n);
+  const goalStart = new Uint32Array(n + 1);
+  const goalIds: number[] = [];
   const session = new Uint32Array(n);
+  const sessionIds: number[] = [];
   const sessions = new Numbering<string>();
   const visitors = new Numbering<string>();
   const sessionVisitor: number[] = [];
@@ -81,10 +89,13 @@ export function buildDayBlock(siteId: number, day: number, foldedAt: number, row
     time[i] = Number(row.time);
     timeOnPage[i] = Number(row.top ?? 0);
     notFound[i] = row.pt === '404' ? 1 : 0;
-    goals[i] = Math.min(255, Number(row.gc ?? 0));
+    goalStart[i] = goalIds.length;
+    if (row.goals !== null && row.goals !== undefined && row.goals !== '') for (const id of String(row.goals).split(',')) goalIds.push(Number(id));
+    goals[i] = Math.min(255, goalIds.length - goalStart[i]!);
     const s = sessions.code(String(row.session_id));
     session[i] = s;
     if (s === sessionVisitor.length) {
+      sessionIds.push(Number(row.session_id));
       sessionVisitor.push(visitors.code(String(row.uid)));
       sessionBounce.push(Number(row.bounce) === 1 ? 1 : 0);
       sessionFirstTime.push(Number(row.ft) === 1 ? 1 : 0);
@@ -96,9 +107,10 @@ export function buildDayBlock(siteId: number, day: number, foldedAt: number, row
       if (dim.numbering.keys.length > before) strings += (dim.numbering.keys[before]?.length ?? 0) * 2 + 48;
     }
   }
+  goalStart[n] = goalIds.length;
   const columns = new Map<string, BlockColumn>();
   dimensions.forEach((name, d) => columns.set(name, { codes: narrow(dims[d]!.codes, dims[d]!.numbering.keys.length), values: dims[d]!.numbering.keys }));
-  let bytes = n * (4 + 8 + 1 + 1 + 4) + sessionVisitor.length * 6 + visitors.keys.length * 96 + strings;
+  let bytes = n * (4 + 8 + 1 + 1 + 4 + 4) + goalIds.length * 4 + sessionVisitor.length * 14 + visitors.keys.length * 96 + strings;
   for (const column of columns.values()) bytes += column.codes.byteLength;
   return {
     siteId,
@@ -109,8 +121,11 @@ export function buildDayBlock(siteId: number, day: number, foldedAt: number, row
     timeOnPage,
     notFound,
     goals,
+    goalStart,
+    goalIds: Uint32Array.from(goalIds),
     session,
     sessions: sessionVisitor.length,
+    sessionIds: Float64Array.from(sessionIds),
     sessionVisitor: Uint32Array.from(sessionVisitor),
     sessionBounce: Uint8Array.from(sessionBounce),
     sessionFirstTime: Uint8Array.from(sessionFirstTime),

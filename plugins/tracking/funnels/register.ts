@@ -31,7 +31,7 @@ export function registerFunnels(ctx: PluginContext): void {
     const goals = await ctx.db.select<{ ID: number; title: string }>(`SELECT ID, title FROM ${ctx.db.quote(ctx.db.table('goals'))} WHERE site_id = ?`, [siteId]);
     const titles = new Map(goals.map((g) => [Number(g.ID), String(g.title)]));
     const labels = funnel.steps.map((s) => ('goal' in s ? (titles.get(s.goal) ?? `Goal ${s.goal}`) : s.page));
-    return funnelFigures(ctx.db, stats, siteId, req, funnel, labels);
+    return funnelFigures(stats, siteId, req, funnel, labels);
   };
 
   ctx.rest.route({ method: 'GET', path: '/funnels', capability: 'view_svc_statistics', handler: async ({ site }) => ok(await store.list(site.id)) });

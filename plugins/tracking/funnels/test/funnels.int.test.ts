@@ -148,4 +148,19 @@ describe('funnels: definitions per site, each step’s visitors in order within 
       expect.objectContaining({ funnel: 'Sign-up', step: 3, label: 'Sign-up click', visitors: 1 }),
     ]);
   });
+
+  it('gives the same figures once the day is folded and read from its day block', async () => {
+    const filtered = { filters: JSON.stringify([{ key: 'referrer', value: GOOGLE, operator: 'is_not' }]) };
+    const before = [await steps(), await steps(filtered)];
+    clock.set('2026-05-05T06:00:00Z');
+    admin = await tk.signedIn();
+    headers = { 'x-svc-nonce': await tk.nonce(admin) };
+    expect(await tk.kernel.statistics.folder.foldPending()).toContain(Date.parse('2026-05-04T00:00:00Z') / 1000);
+    const walked: number[] = [];
+    await tk.kernel.statistics.walker.walk('test', { siteId: DEFAULT_SITE_ID, range: { start: Date.parse('2026-05-04T00:00:00Z') / 1000, end: Date.parse('2026-05-05T00:00:00Z') / 1000 }, status: '200', filters: [] }, (pv) => walked.push(pv.time));
+    expect(walked.length).toBeGreaterThan(0);
+    expect(walked).toEqual([...walked].sort((a, b) => a - b));
+    expect(tk.kernel.statistics.blocks.cached(DEFAULT_SITE_ID)).toEqual([Date.parse('2026-05-04T00:00:00Z') / 1000]);
+    expect([await steps(), await steps(filtered)]).toEqual(before);
+  });
 });

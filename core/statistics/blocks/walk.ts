@@ -1,0 +1,104 @@
+import type { Database } from '../../db/database';
+import type { Catalog } from '../catalog';
+import { wholeDays } from '../dates';
+import { subtractDays } from '../engine';
+import { prepareVisitor } from '../sketch';
+import { frag } from '../sql/fragment';
+import { rawFrom } from '../sql/raw-query';
+import type { QueryRunner } from '../sql/runner';
+import type { StatsFilter, StatusFilter, TimeRange } from '../types';
+import { type BlockRows, rowTest } from './block-scan';
+import { type BlockStore, goalsOfPageview, inBlocks } from './block-store';
+import type { DayBlock } from './day-block';
+
+/** One pageview of a walk. The object is reused from one call to the next: copy what you keep. */
+export interface WalkedPageview {
+  /** The id of its session. */
+  session: number;
+  /** Tells visitors apart (a hash of the visitor id, the same on every day). */
+  visitor: string;
+  time: number;
+  page: string;
+  /** Ids of the goals it completed. */
+  goals: ArrayLike<number>;
+}
+
+export interface WalkSource {
+  siteId: number;
+  range: TimeRange;
+  status: StatusFilter;
+  filters: readonly StatsFilter[];
+}
+
+const NO_GOALS: readonly number[] = [];
+
+type Segment = { start: number; block: DayBlock } | { start: number; rows: ReadonlyArray<Record<string, unknown>> };
+
+/**
+ * Hands a plugin every pageview of a site's range that passes the status and
+ * filters, in time order (the funnels follow sessions step by step): folded
+ * days from their day blocks, the other days from raw hits.
+ */
+export class PageviewWalker {
+  constructor(
+    private readonly db: Database,
+    private readonly catalog: Catalog,
+    private readonly runner: QueryRunner,
+    private readonly blocks: BlockStore,
+    private readonly timezone: string,
+  ) {}
+
+  async walk(queryId: string, src: WalkSource, visit: (pageview: WalkedPageview) => void): Promise<void> {
+    const filters = src.filters.map((f) => ({ ...f, dimension: this.catalog.dimension(f.dimension).name }));
+    const usable = this.blocks.enabled && filters.every((f) => inBlocks(this.catalog.dimension(f.dimension)));
+    const blocks = usable ? await this.blocks.blocks(src.siteId, wholeDays(src.range, this.timezone)) : [];
+    const segments: Segment[] = blocks.map((block) => ({ start: block.day, block }));
+    const rawRanges = subtractDays(src.range, blocks.map((b) => b.day).sort((a, b) => a - b), this.timezone);
+    const raw = await Promise.all(rawRanges.map((range) => this.rawRows(queryId, { ...src, filters, range })));
+    rawRanges.forEach((range, i) => segments.push({ start: range.start, rows: raw[i]! }));
+    segments.sort((a, b) => a.start - b.start);
+
+    const pageview: WalkedPageview = { session: 0, visitor: '', time: 0, page: '', goals: NO_GOALS };
+    const rows: BlockRows = { range: src.range, status: src.status, filters, caseInsensitiveEquals: this.db.dialect !== 'sqlite' };
+    for (const segment of segments) {
+      if ('block' in segment) this.walkBlock(segment.block, rows, pageview, visit);
+      else this.walkRows(segment.rows, pageview, visit);
+    }
+  }
+
+  private walkBlock(block: DayBlock, rows: BlockRows, pageview: WalkedPageview, visit: (pageview: WalkedPageview) => void): void {
+    const counts = rowTest(block, rows);
+    const pages = block.columns.get('page_url')!;
+    for (let i = 0; i < block.rows; i++) {
+      if (!counts(i)) continue;
+      const s = block.session[i]!;
+      pageview.session = block.sessionIds[s]!;
+      pageview.visitor = block.visitors[block.sessionVisitor[s]!]!.key;
+      pageview.time = block.time[i]!;
+      pageview.page = pages.values[pages.codes[i]!] ?? '';
+      pageview.goals = block.goals[i] === 0 ? NO_GOALS : block.goalIds.subarray(block.goalStart[i]!, block.goalStart[i + 1]!);
+      visit(pageview);
+    }
+  }
+
+  private walkRows(rows: ReadonlyArray<Record<string, unknown>>, pageview: WalkedPageview, visit: (pageview: WalkedPageview) => void): void {
+    const visitors = new Map<string, string>();
+    for (const row of rows) {
+      const uid = String(row.uid);
+      let visitor = visitors.get(uid);
+      if (visitor === undefined) visitors.set(uid, (visitor = prepareVisitor(uid).key));
+      pageview.session = Number(row.session_id);
+      pageview.visitor = visitor;
+      pageview.time = Number(row.time);
+      pageview.page = String(row.page ?? '');
+      pageview.goals = row.goals === null || row.goals === undefined || row.goals === '' ? NO_GOALS : String(row.goals).split(',').map(Number);
+      visit(pageview);
+    }
+  }
+
+  private rawRows(queryId: string, src: WalkSource): Promise<Array<Record<string, unknown>>> {
+    const from = rawFrom(this.db, this.catalog, { ...src, ranges: [src.range] });
+    const select = frag(`SELECT s.session_id AS session_id, s.uid AS uid, s.time AS time, s.page_url AS page, ${goalsOfPageview(this.db)} ${from.sql} ORDER BY s.time, s.ID`, from.params);
+    return this.runner.select(queryId, select);
+  }
+}
