@@ -5,7 +5,13 @@ import type { DimensionDef } from '../dimensions';
 import { frag, joinFrags } from '../sql/fragment';
 import type { QueryRunner } from '../sql/runner';
 import type { SummaryState } from '../summaries/state';
-import { type BlockRow, type DayBlock, buildDayBlock } from './day-block';
+import { type BlockRow, type DayBlock, type DayFold, buildDayBlock } from './day-block';
+
+/** A day to read, with the fold it is read after. */
+interface Missing {
+  day: number;
+  fold: DayFold;
+}
 
 /** Pageviews one loading query reads at most (several days at a time, cut by the summaries' counts). */
 const ROWS_PER_LOAD = 60_000;
@@ -43,9 +49,9 @@ export class BlockStore {
 
   /**
    * The blocks of the site's days among `days` (sorted) whose fold is current;
-   * the rest are left to raw hits. A cached block stands while its fold time and
-   * pageviews match the day's summaries (a fold in the same second as the one
-   * before still changes the count when a late hit came in).
+   * the rest are left to raw hits. A cached block stands while the day's fold
+   * time and folded pageviews are those it was read after (a fold in the same
+   * second as the one before still changes the count when a late hit came in).
    */
   async blocks(siteId: number, days: readonly number[]): Promise<DayBlock[]> {
     if (days.length === 0) return [];
@@ -54,13 +60,14 @@ export class BlockStore {
     const [folds, sizes] = await Promise.all([this.state.list(siteId, first, last), this.pageviews(siteId, first, last)]);
     const dimensions = this.dimensions();
     const found: Array<Promise<DayBlock>> = [];
-    const missing: Array<{ day: number; foldedAt: number }> = [];
+    const missing: Missing[] = [];
     for (const day of days) {
-      const fold = folds.get(day);
-      if (!fold || fold.dirty) continue;
+      const state = folds.get(day);
+      if (!state || state.dirty) continue;
+      const fold = { foldedAt: state.foldedAt, pageviews: sizes.get(day) ?? 0 };
       const key = `${siteId}:${day}`;
       const cached = this.cache.get(key);
-      if (cached && cached.foldedAt === fold.foldedAt && cached.rows === (sizes.get(day) ?? 0) && dimensions.every((d) => cached.columns.has(d))) {
+      if (cached && cached.fold.foldedAt === fold.foldedAt && cached.fold.pageviews === fold.pageviews && dimensions.every((d) => cached.columns.has(d))) {
         this.cache.delete(key);
         this.cache.set(key, cached);
         found.push(Promise.resolve(cached));
@@ -68,9 +75,9 @@ export class BlockStore {
       }
       const pending = this.loading.get(key);
       if (pending) found.push(pending);
-      else missing.push({ day, foldedAt: fold.foldedAt });
+      else missing.push({ day, fold });
     }
-    if (missing.length) found.push(...(await this.load(siteId, missing, dimensions, sizes)));
+    if (missing.length) found.push(...(await this.load(siteId, missing, dimensions)));
     return Promise.all(found);
   }
 
@@ -84,12 +91,12 @@ export class BlockStore {
   }
 
   /** Reads the missing days in groups of consecutive days of about ROWS_PER_LOAD pageviews. */
-  private async load(siteId: number, days: ReadonlyArray<{ day: number; foldedAt: number }>, dimensions: string[], sizes: Map<number, number>): Promise<Array<Promise<DayBlock>>> {
-    const groups: Array<Array<{ day: number; foldedAt: number }>> = [];
+  private async load(siteId: number, days: readonly Missing[], dimensions: string[]): Promise<Array<Promise<DayBlock>>> {
+    const groups: Missing[][] = [];
     let rows = 0;
     for (const entry of days) {
       const last = groups[groups.length - 1];
-      const size = sizes.get(entry.day) ?? 0;
+      const size = entry.fold.pageviews;
       const follows = last !== undefined && nextDay(last[last.length - 1]!.day, this.timezone) === entry.day;
       if (last && follows && rows + size <= ROWS_PER_LOAD) {
         last.push(entry);
@@ -127,7 +134,7 @@ export class BlockStore {
     return new Map(rows.map((r) => [Number(r.day), Number(r.n)]));
   }
 
-  private async read(siteId: number, group: ReadonlyArray<{ day: number; foldedAt: number }>, dimensions: string[]): Promise<DayBlock[]> {
+  private async read(siteId: number, group: readonly Missing[], dimensions: string[]): Promise<DayBlock[]> {
     const start = group[0]!.day;
     const end = nextDay(group[group.length - 1]!.day, this.timezone);
     const defs = dimensions.map((name) => this.catalog.dimension(name));
@@ -151,7 +158,7 @@ export class BlockStore {
       while (at > 0 && starts[at]! > time) at--;
       byDay[at]!.push(row);
     }
-    return group.map((entry, i) => this.keep(buildDayBlock(siteId, entry.day, entry.foldedAt, byDay[i]!, dimensions)));
+    return group.map((entry, i) => this.keep(buildDayBlock(siteId, entry.day, entry.fold, byDay[i]!, dimensions)));
   }
 
   private keep(block: DayBlock): DayBlock {

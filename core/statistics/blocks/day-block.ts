@@ -14,8 +14,8 @@ export interface BlockColumn {
 export interface DayBlock {
   siteId: number;
   day: number;
-  /** `summary_state.folded_at` of the fold the block was read after; a newer fold replaces it. */
-  foldedAt: number;
+  /** The fold the block was read after (`summary_state.folded_at`, the day's pageviews in `summary_days`); another fold replaces it. */
+  fold: DayFold;
   rows: number;
   time: Uint32Array;
   timeOnPage: Float64Array;
@@ -38,6 +38,12 @@ export interface DayBlock {
   columns: ReadonlyMap<string, BlockColumn>;
   /** Approximate memory held, for the cache. */
   bytes: number;
+}
+
+/** A fold of a day: when, and the pageviews it counted. */
+export interface DayFold {
+  foldedAt: number;
+  pageviews: number;
 }
 
 /** A raw pageview as the block loader selects it (`goals`: comma-separated goal ids or null); `d<i>` is dimension `i`. */
@@ -67,7 +73,7 @@ class Numbering<K> {
 const stringOrNull = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
 
 /** Encodes the pageviews of one day (`rows`, any order) with the dimensions named in `dimensions` (column `d<i>`). */
-export function buildDayBlock(siteId: number, day: number, foldedAt: number, rows: readonly BlockRow[], dimensions: readonly string[]): DayBlock {
+export function buildDayBlock(siteId: number, day: number, fold: DayFold, rows: readonly BlockRow[], dimensions: readonly string[]): DayBlock {
   const n = rows.length;
   const time = new Uint32Array(n);
   const timeOnPage = new Float64Array(n);
@@ -115,7 +121,7 @@ export function buildDayBlock(siteId: number, day: number, foldedAt: number, row
   return {
     siteId,
     day,
-    foldedAt,
+    fold,
     rows: n,
     time,
     timeOnPage,

@@ -28,6 +28,12 @@ const QUERIES: Array<Omit<StatsQuery, 'id' | 'siteId'>> = [
   { range: range('2025-12-01', '2026-01-01'), metrics: ['pageviews'], groupBy: [], filters: [{ dimension: 'page_url', value: '/december' }], status: '200' },
   { range: range('2025-11-20', '2026-01-21'), metrics: ['visitors', 'first_time_visitors', 'pageviews', 'bounce_rate', 'conversion_rate'], groupBy: [], filters: [], status: 'all' },
   { range: range('2025-12-01', '2026-01-21'), metrics: ['visitors', 'pageviews'], groupBy: ['month'], filters: [], status: '200' },
+  // What the summaries cannot answer comes from the day blocks of folded days.
+  { range: range('2026-01-09', '2026-01-21'), metrics: ['visitors', 'pageviews', 'sessions', 'bounce_rate', 'first_time_visitors', 'conversion_rate', 'avg_session_duration'], groupBy: ['page_url'], filters: [{ dimension: 'country', value: 'NL', operator: 'is_not', values: ['NL'] }], status: '200' },
+  { range: range('2026-01-12', '2026-01-15'), metrics: ['visitors', 'pageviews'], groupBy: ['hour'], filters: [], status: '200' },
+  { range: range('2026-01-09', '2026-01-21'), metrics: ['pageviews', 'visitors', 'sessions'], groupBy: ['device', 'page_url'], filters: [], status: 'all' },
+  { range: range('2026-01-09', '2026-01-21'), metrics: ['visitors', 'conversions', 'conversion_rate', 'bounces'], groupBy: ['day'], filters: [{ dimension: 'referrer', value: 'google', operator: 'contains', values: ['google'] }, { dimension: 'page_url', value: '/', operator: 'is_not', values: ['/'] }], status: '200' },
+  { range: range('2025-11-20', '2026-01-21'), metrics: ['visitors', 'pageviews', 'first_time_visitors'], groupBy: ['entry_page'], filters: [{ dimension: 'browser', value: 'Chrome', operator: 'is', values: ['Chrome', 'Safari'] }], status: '200' },
 ];
 
 describe('daily summaries', () => {
@@ -64,6 +70,7 @@ describe('daily summaries', () => {
     await expectAgreement();
     const [rollups] = await tk.kernel.db.select<{ n: number }>(`SELECT COUNT(*) AS n FROM ${tk.kernel.db.quote(tk.kernel.db.table('summary_dims_month'))} WHERE value = '/december'`);
     expect(Number(rollups!.n)).toBe(1);
+    expect(stats().blocks.cached(1).length).toBeGreaterThan(0);
     const [december] = await tk.kernel.db.select<{ pageviews: number; visitors: number }>(
       `SELECT pageviews, visitors FROM ${tk.kernel.db.quote(tk.kernel.db.table('summary_days_month'))} WHERE day = ? AND status = 0`,
       [at('2025-12-01T00:00')],
