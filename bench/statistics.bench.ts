@@ -122,7 +122,7 @@ const bench: Bench = {
         const cold = performance.now();
         const first = await fetch(`${bk.api}/data/datatable/pages?${new URLSearchParams({ date_start: isoDay(now - 364 * 86400, TZ), date_end: isoDay(now, TZ), ...THREE_FILTERS })}`, { headers: { authorization: auth } });
         await first.text();
-        log(`[${dialect}] the first 12-month request with filters after the start read ${kernel.statistics.blocks.cached(1).length} day blocks in ${(performance.now() - cold).toFixed(0)} ms (memory for blocks: ${(kernel.statistics.blocks.limitBytes / 1048576).toFixed(0)} MB)`);
+        log(`[${dialect}] the first 12-month request with filters after the start read ${kernel.statistics.blocks.cached(1).length} day blocks in ${(performance.now() - cold).toFixed(0)} ms, holding ${(kernel.statistics.blocks.usedBytes / 1048576).toFixed(1)} of ${(kernel.statistics.blocks.limitBytes / 1048576).toFixed(0)} MB`);
         const oneSite = await measure(bk.api, auth, now, dialect, log);
         const rawChart = { id: 'bench_raw', siteId: 1, mode: 'raw' as const, range: { start: now - 30 * 86400, end: now }, metrics: ['visitors' as const, 'pageviews' as const], groupBy: ['day'], filters: [], status: '200' as const };
         await kernel.statistics.engine.run(rawChart);

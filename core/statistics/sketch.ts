@@ -11,17 +11,14 @@ function hashOf(uid: string): Buffer {
   return createHash('md5').update(uid).digest().subarray(0, 8);
 }
 
-/** A visitor's hash worked out once, for adding the same visitor to many sketches (the day blocks). */
-export interface PreparedVisitor {
-  readonly key: string;
-  readonly hash: Buffer;
-  readonly index: number;
-  readonly rank: number;
-}
-
-export function prepareVisitor(uid: string): PreparedVisitor {
+/**
+ * A visitor's hash worked out once, for adding the same visitor to many
+ * sketches (the day blocks): its hex form and its register (index << 8 | rank).
+ */
+export function prepareVisitor(uid: string): { key: string; register: number } {
   const hash = hashOf(uid);
-  return { key: hash.toString('hex'), hash, ...register(hash) };
+  const { index, rank } = register(hash);
+  return { key: hash.toString('hex'), register: (index << 8) | rank };
 }
 
 function register(hash: Buffer): { index: number; rank: number } {
@@ -46,14 +43,16 @@ export class VisitorSketch {
     this.addHash(hashOf(uid));
   }
 
-  addPrepared(visitor: PreparedVisitor): void {
+  /** Adds a visitor by its `prepareVisitor` key and register. */
+  addPrepared(key: string, reg: number): void {
     if (this.sparse) {
-      if (this.sparse.has(visitor.key)) return;
-      this.sparse.set(visitor.key, visitor.hash);
+      if (this.sparse.has(key)) return;
+      this.sparse.set(key, Buffer.from(key, 'hex'));
       if (this.sparse.size > SPARSE_LIMIT) this.toDense();
       return;
     }
-    if (visitor.rank > this.dense![visitor.index]!) this.dense![visitor.index] = visitor.rank;
+    const index = reg >>> 8;
+    if ((reg & 0xff) > this.dense![index]!) this.dense![index] = reg & 0xff;
   }
 
   merge(other: VisitorSketch): void {

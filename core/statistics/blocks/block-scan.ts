@@ -131,16 +131,16 @@ export function scanBlocks(blocks: readonly DayBlock[], scan: BlockScan, acc: Ac
       const completed = block.goals[i]!;
       g.conversions += completed;
       const s = session[i]!;
-      const visitor = block.visitors[block.sessionVisitor[s]!]!;
-      if (converted && completed > 0) (g.group.converted ??= new VisitorSketch()).addPrepared(visitor);
+      const v = block.sessionVisitor[s]!;
+      if (converted && completed > 0) (g.group.converted ??= new VisitorSketch()).addPrepared(block.visitorKeys[v]!, block.visitorRegisters[v]!);
       if (seen) {
         const pair = g.index * block.sessions + s;
         if (seen.has(pair)) continue;
         seen.add(pair);
         g.sessions++;
         g.bounces += block.sessionBounce[s]!;
-        if (visitors) (g.group.visitors ??= new VisitorSketch()).addPrepared(visitor);
-        if (firstTime && block.sessionFirstTime[s] === 1) (g.group.firstTime ??= new VisitorSketch()).addPrepared(visitor);
+        if (visitors) (g.group.visitors ??= new VisitorSketch()).addPrepared(block.visitorKeys[v]!, block.visitorRegisters[v]!);
+        if (firstTime && block.sessionFirstTime[s] === 1) (g.group.firstTime ??= new VisitorSketch()).addPrepared(block.visitorKeys[v]!, block.visitorRegisters[v]!);
       }
     }
     for (const g of local.values()) {

@@ -43,6 +43,11 @@ export class BlockStore {
     readonly limitBytes: number,
   ) {}
 
+  /** Memory the blocks in the cache hold (estimated). */
+  get usedBytes(): number {
+    return this.bytes;
+  }
+
   get enabled(): boolean {
     return this.limitBytes > 0;
   }

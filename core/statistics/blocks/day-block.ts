@@ -1,4 +1,4 @@
-import { type PreparedVisitor, prepareVisitor } from '../sketch';
+import { prepareVisitor } from '../sketch';
 
 /** A dimension of a day block: one code per pageview into the day's distinct values. */
 export interface BlockColumn {
@@ -34,7 +34,9 @@ export interface DayBlock {
   sessionVisitor: Uint32Array;
   sessionBounce: Uint8Array;
   sessionFirstTime: Uint8Array;
-  visitors: readonly PreparedVisitor[];
+  /** Per visitor: the hex key and the register of its hash (`prepareVisitor`). */
+  visitorKeys: readonly string[];
+  visitorRegisters: Uint32Array;
   columns: ReadonlyMap<string, BlockColumn>;
   /** Approximate memory held, for the cache. */
   bytes: number;
@@ -116,7 +118,8 @@ export function buildDayBlock(siteId: number, day: number, fold: DayFold, rows: 
   goalStart[n] = goalIds.length;
   const columns = new Map<string, BlockColumn>();
   dimensions.forEach((name, d) => columns.set(name, { codes: narrow(dims[d]!.codes, dims[d]!.numbering.keys.length), values: dims[d]!.numbering.keys }));
-  let bytes = n * (4 + 8 + 1 + 1 + 4 + 4) + goalIds.length * 4 + sessionVisitor.length * 14 + visitors.keys.length * 96 + strings;
+  const prepared = visitors.keys.map(prepareVisitor);
+  let bytes = n * (4 + 8 + 1 + 1 + 4 + 4) + goalIds.length * 4 + sessionVisitor.length * 14 + prepared.length * 52 + strings;
   for (const column of columns.values()) bytes += column.codes.byteLength;
   return {
     siteId,
@@ -135,7 +138,8 @@ export function buildDayBlock(siteId: number, day: number, fold: DayFold, rows: 
     sessionVisitor: Uint32Array.from(sessionVisitor),
     sessionBounce: Uint8Array.from(sessionBounce),
     sessionFirstTime: Uint8Array.from(sessionFirstTime),
-    visitors: visitors.keys.map(prepareVisitor),
+    visitorKeys: prepared.map((v) => v.key),
+    visitorRegisters: Uint32Array.from(prepared, (v) => v.register),
     columns,
     bytes,
   };

@@ -73,7 +73,7 @@ export class PageviewWalker {
       if (!counts(i)) continue;
       const s = block.session[i]!;
       pageview.session = block.sessionIds[s]!;
-      pageview.visitor = block.visitors[block.sessionVisitor[s]!]!.key;
+      pageview.visitor = block.visitorKeys[block.sessionVisitor[s]!]!;
       pageview.time = block.time[i]!;
       pageview.page = pages.values[pages.codes[i]!] ?? '';
       pageview.goals = block.goals[i] === 0 ? NO_GOALS : block.goalIds.subarray(block.goalStart[i]!, block.goalStart[i + 1]!);

@@ -1,4 +1,4 @@
-import { VisitorSketch } from '../sketch';
+import { VisitorSketch, prepareVisitor } from '../sketch';
 
 const sketchOf = (from: number, to: number) => {
   const s = new VisitorSketch();
@@ -34,5 +34,17 @@ describe('visitor sketches', () => {
   it('refuses bytes that are not a sketch', () => {
     expect(() => VisitorSketch.from(Buffer.from([9, 1, 2]))).toThrow('not a visitor sketch');
     expect(() => VisitorSketch.from(Buffer.from([1, 1, 2]))).toThrow('not a visitor sketch');
+  });
+
+  it('adds a prepared visitor exactly as its id, sparse and dense', () => {
+    for (const n of [200, 5000]) {
+      const prepared = new VisitorSketch();
+      for (let i = 0; i < n; i++) {
+        const { key, register } = prepareVisitor(`visitor-${i}`);
+        prepared.addPrepared(key, register);
+        prepared.addPrepared(key, register);
+      }
+      expect(prepared.toBuffer()).toEqual(sketchOf(0, n).toBuffer());
+    }
   });
 });
