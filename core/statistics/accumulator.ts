@@ -28,7 +28,8 @@ export class Accumulator {
 
   /** The group of `keys` (in the order of the aliases: a bucket's index, dimension values as strings), made when new. */
   group(keys: Array<string | number>): AccumulatorGroup {
-    const id = JSON.stringify(keys);
+    // One type per position (a bucket's index, then dimension values): joined with a separator no value holds.
+    const id = keys.join('\u0000');
     let entry = this.entries.get(id);
     if (!entry) {
       entry = { keys, components: emptyComponents(), visitors: null, firstTime: null, converted: null };

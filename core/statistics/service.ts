@@ -54,7 +54,7 @@ export interface StatisticsApi {
   hitsFrom(source: { siteId: number; range: TimeRange; status: StatusFilter; filters: readonly StatsFilter[] }): Frag;
   /**
    * Hands `visit` every pageview of the site's range that passes the status and
-   * filters, in time order (funnels follow sessions through them); folded days
+   * filters, each session's in time order and days in order (funnels follow sessions through them); folded days
    * come from the day blocks in memory, the rest from raw hits.
    */
   walkPageviews(source: WalkSource, visit: (pageview: WalkedPageview) => void): Promise<void>;

@@ -11,22 +11,22 @@ function hashOf(uid: string): Buffer {
   return createHash('md5').update(uid).digest().subarray(0, 8);
 }
 
-/**
- * A visitor's hash worked out once, for adding the same visitor to many
- * sketches (the day blocks): its hex form and its register (index << 8 | rank).
- */
-export function prepareVisitor(uid: string): { key: string; register: number } {
-  const hash = hashOf(uid);
-  const { index, rank } = register(hash);
-  return { key: hash.toString('hex'), register: (index << 8) | rank };
-}
-
-function register(hash: Buffer): { index: number; rank: number } {
+/** The register a 64-bit hash sets: its index << 8 | its rank. */
+function register(hash: Buffer): number {
   const hi = hash.readUInt32BE(0);
   const lo = hash.readUInt32BE(4);
   const rest = (hi << P) >>> 0;
   const rank = rest !== 0 ? Math.clz32(rest) + 1 : 32 - P + Math.clz32(lo) + 1;
-  return { index: hi >>> (32 - P), rank };
+  return ((hi >>> (32 - P)) << 8) | rank;
+}
+
+/**
+ * A visitor's hash worked out once, for adding the same visitor to many
+ * sketches (the day blocks): its hex form and its register.
+ */
+export function prepareVisitor(uid: string): { key: string; register: number } {
+  const hash = hashOf(uid);
+  return { key: hash.toString('hex'), register: register(hash) };
 }
 
 /**
@@ -36,28 +36,29 @@ function register(hash: Buffer): { index: number; rank: number } {
  * range are counted without reading raw hits.
  */
 export class VisitorSketch {
-  private sparse: Map<string, Buffer> | null = new Map();
+  /** Exact form: each hash (hex) with its register. */
+  private sparse: Map<string, number> | null = new Map();
   private dense: Uint8Array | null = null;
 
   add(uid: string): void {
-    this.addHash(hashOf(uid));
+    const hash = hashOf(uid);
+    this.addPrepared(hash.toString('hex'), register(hash));
   }
 
   /** Adds a visitor by its `prepareVisitor` key and register. */
   addPrepared(key: string, reg: number): void {
     if (this.sparse) {
       if (this.sparse.has(key)) return;
-      this.sparse.set(key, Buffer.from(key, 'hex'));
+      this.sparse.set(key, reg);
       if (this.sparse.size > SPARSE_LIMIT) this.toDense();
       return;
     }
-    const index = reg >>> 8;
-    if ((reg & 0xff) > this.dense![index]!) this.dense![index] = reg & 0xff;
+    this.setRegister(reg);
   }
 
   merge(other: VisitorSketch): void {
     if (other.sparse) {
-      for (const hash of other.sparse.values()) this.addHash(hash);
+      for (const [key, reg] of other.sparse) this.addPrepared(key, reg);
       return;
     }
     const mine = this.toDense();
@@ -81,7 +82,7 @@ export class VisitorSketch {
   }
 
   toBuffer(): Buffer {
-    if (this.sparse) return Buffer.concat([Buffer.from([SPARSE]), ...this.sparse.values()]);
+    if (this.sparse) return Buffer.concat([Buffer.from([SPARSE]), ...[...this.sparse.keys()].map((key) => Buffer.from(key, 'hex'))]);
     return Buffer.concat([Buffer.from([DENSE]), this.dense!]);
   }
 
@@ -93,29 +94,28 @@ export class VisitorSketch {
       sketch.sparse = null;
       sketch.dense = new Uint8Array(buf.subarray(1));
     } else if (buf[0] === SPARSE && (buf.length - 1) % 8 === 0) {
-      for (let at = 1; at < buf.length; at += 8) sketch.addHash(buf.subarray(at, at + 8));
+      for (let at = 1; at < buf.length; at += 8) {
+        const hash = buf.subarray(at, at + 8);
+        sketch.addPrepared(hash.toString('hex'), register(hash));
+      }
     } else {
       throw new Error('not a visitor sketch');
     }
     return sketch;
   }
 
-  private addHash(hash: Buffer): void {
-    if (this.sparse) {
-      this.sparse.set(hash.toString('hex'), Buffer.from(hash));
-      if (this.sparse.size > SPARSE_LIMIT) this.toDense();
-      return;
-    }
-    const { index, rank } = register(hash);
+  private setRegister(reg: number): void {
+    const index = reg >>> 8;
+    const rank = reg & 0xff;
     if (rank > this.dense![index]!) this.dense![index] = rank;
   }
 
   private toDense(): Uint8Array {
     if (this.dense) return this.dense;
-    const hashes = [...this.sparse!.values()];
+    const registers = [...this.sparse!.values()];
     this.sparse = null;
     this.dense = new Uint8Array(REGISTERS);
-    for (const hash of hashes) this.addHash(hash);
+    for (const reg of registers) this.setRegister(reg);
     return this.dense;
   }
 }

@@ -52,26 +52,48 @@ function bucketOf(edges: readonly number[], time: number): number {
   return lo;
 }
 
-/** A test of pageview `i` of the block against `rows`. */
-export function rowTest(block: DayBlock, rows: BlockRows): (i: number) => boolean {
-  const { time, notFound } = block;
-  const { start, end } = rows.range;
-  const status = rows.status === '404' ? 1 : rows.status === '200' ? 0 : -1;
-  const filters = rows.filters.map((f) => {
-    const column = block.columns.get(f.dimension)!;
-    return { codes: column.codes, pass: matches(column.values, f, rows.caseInsensitiveEquals) };
-  });
-  return (i) => {
-    const t = time[i]!;
-    if (t < start || t >= end || (status !== -1 && notFound[i] !== status)) return false;
-    for (const f of filters) if (f.pass[f.codes[i]!] === 0) return false;
-    return true;
-  };
+/** Codes of a column per pageview (a per-session column spread over its sessions' pageviews). */
+function rowCodes(block: DayBlock, column: BlockColumn): ArrayLike<number> {
+  if (!column.perSession) return column.codes;
+  const out = new Uint32Array(block.rows);
+  const { session, rows } = block;
+  const codes = column.codes;
+  for (let i = 0; i < rows; i++) out[i] = codes[session[i]!]!;
+  return out;
 }
+
+/** 1 for each pageview of the block that is in the range, of the status and passes every filter. */
+export function rowMask(block: DayBlock, rows: BlockRows): Uint8Array {
+  const n = block.rows;
+  const { time, notFound } = block;
+  const mask = new Uint8Array(n);
+  const status = rows.status === '404' ? 1 : rows.status === '200' ? 0 : -1;
+  if (status === -1) mask.fill(1);
+  else for (let i = 0; i < n; i++) mask[i] = notFound[i] === status ? 1 : 0;
+  const { start, end } = rows.range;
+  if (block.firstTime < start || block.lastTime >= end) {
+    for (let i = 0; i < n; i++) if (time[i]! < start || time[i]! >= end) mask[i] = 0;
+  }
+  for (const f of rows.filters) {
+    const column = block.columns.get(f.dimension)!;
+    const pass = matches(column.values, f, rows.caseInsensitiveEquals);
+    const codes = column.codes;
+    if (column.perSession) {
+      const { session } = block;
+      for (let i = 0; i < n; i++) if (pass[codes[session[i]!]!] === 0) mask[i] = 0;
+    } else {
+      for (let i = 0; i < n; i++) if (pass[codes[i]!] === 0) mask[i] = 0;
+    }
+  }
+  return mask;
+}
+
+/** Up to this many possible groups in a block are found by index rather than in a map. */
+const DIRECT_GROUPS = 65536;
 
 interface LocalGroup {
   group: AccumulatorGroup;
-  /** Its number within the block, to tell (group, session) pairs apart. */
+  /** Its number within the block. */
   index: number;
   pageviews: number;
   timeOnPage: number;
@@ -83,67 +105,80 @@ interface LocalGroup {
 /** Adds what the blocks hold of the query to `acc`: the same components the raw hits of those days would give. */
 export function scanBlocks(blocks: readonly DayBlock[], scan: BlockScan, acc: Accumulator): void {
   const want = new Set(scan.components);
-  const distinctSessions = want.has('sessions') || want.has('bounces');
   const visitors = want.has('visitors');
   const firstTime = want.has('first_time_visitors');
   const converted = want.has('converted_visitors');
+  const perSession = want.has('sessions') || want.has('bounces') || visitors || firstTime;
   // Without grouping there is one answer row, even when nothing matches (as an aggregate query gives).
   if (!scan.edges && scan.dimensions.length === 0) acc.group([]);
+  const edges = scan.edges;
+  const buckets = edges ? edges.length - 1 : 1;
   for (const block of blocks) {
-    const { rows, time, session } = block;
+    const { rows, time, session, goals, timeOnPage, sessionVisitor, sessionBounce, sessionFirstTime, visitorKeys, visitorRegisters } = block;
     if (rows === 0) continue;
-    const counts = rowTest(block, scan);
+    const mask = rowMask(block, scan);
     const columns: BlockColumn[] = scan.dimensions.map((d) => block.columns.get(d)!);
+    const codes = columns.map((c) => rowCodes(block, c));
     const radix = columns.map((c) => c.values.length);
-    const edges = scan.edges;
-    const buckets = edges ? edges.length - 1 : 1;
-    // Grouping keys are numbers while every combination of codes fits; otherwise strings.
-    const numeric = radix.reduce((a, b) => a * b, buckets) < Number.MAX_SAFE_INTEGER;
+    // A day inside one bucket (a day, week or month of the install's zone) has it once.
+    const oneBucket = edges && bucketOf(edges, block.firstTime) === bucketOf(edges, block.lastTime) ? bucketOf(edges, block.firstTime) : -1;
+    // Grouping keys are numbers while every combination of codes fits (an array of groups when there are few), otherwise strings.
+    const space = radix.reduce((a, b) => a * b, buckets);
+    const numeric = space < Number.MAX_SAFE_INTEGER;
+    const direct: Array<LocalGroup | undefined> | null = space <= DIRECT_GROUPS ? new Array<LocalGroup | undefined>(space) : null;
     const local = new Map<number | string, LocalGroup>();
-    const seen = distinctSessions || visitors || firstTime ? new Set<number>() : null;
+    const all: LocalGroup[] = [];
+    // A block holds each session's pageviews one after another: the groups a session reached so far are few.
+    const sessionGroups: number[] = [];
+    let current = -1;
     for (let i = 0; i < rows; i++) {
-      if (!counts(i)) continue;
-      const bucket = edges ? bucketOf(edges, time[i]!) : 0;
+      if (mask[i] === 0) continue;
+      const s = session[i]!;
+      if (s !== current) {
+        current = s;
+        sessionGroups.length = 0;
+      }
+      const bucket = edges === null ? 0 : oneBucket >= 0 ? oneBucket : bucketOf(edges, time[i]!);
       let key: number | string;
       if (numeric) {
         let k = bucket;
         let scale = buckets;
-        for (let d = 0; d < columns.length; d++) {
-          k += columns[d]!.codes[i]! * scale;
+        for (let d = 0; d < codes.length; d++) {
+          k += codes[d]![i]! * scale;
           scale *= radix[d]!;
         }
         key = k;
       } else {
         let k = String(bucket);
-        for (const c of columns) k += `,${c.codes[i]!}`;
+        for (const c of codes) k += `,${c[i]!}`;
         key = k;
       }
-      let g = local.get(key);
+      let g = direct ? direct[key as number] : local.get(key);
       if (!g) {
         const keys: Array<string | number> = [];
         if (edges) keys.push(bucket);
-        for (const c of columns) keys.push(c.values[c.codes[i]!] ?? '');
-        g = { group: acc.group(keys), index: local.size, pageviews: 0, timeOnPage: 0, conversions: 0, sessions: 0, bounces: 0 };
-        local.set(key, g);
+        columns.forEach((c, d) => keys.push(c.values[codes[d]![i]!] ?? ''));
+        g = { group: acc.group(keys), index: all.length, pageviews: 0, timeOnPage: 0, conversions: 0, sessions: 0, bounces: 0 };
+        all.push(g);
+        if (direct) direct[key as number] = g;
+        else local.set(key, g);
       }
       g.pageviews++;
-      g.timeOnPage += block.timeOnPage[i]!;
-      const completed = block.goals[i]!;
+      g.timeOnPage += timeOnPage[i]!;
+      const completed = goals[i]!;
       g.conversions += completed;
-      const s = session[i]!;
-      const v = block.sessionVisitor[s]!;
-      if (converted && completed > 0) (g.group.converted ??= new VisitorSketch()).addPrepared(block.visitorKeys[v]!, block.visitorRegisters[v]!);
-      if (seen) {
-        const pair = g.index * block.sessions + s;
-        if (seen.has(pair)) continue;
-        seen.add(pair);
+      const v = sessionVisitor[s]!;
+      if (converted && completed > 0) (g.group.converted ??= new VisitorSketch()).addPrepared(visitorKeys[v]!, visitorRegisters[v]!);
+      if (perSession) {
+        if (sessionGroups.includes(g.index)) continue;
+        sessionGroups.push(g.index);
         g.sessions++;
-        g.bounces += block.sessionBounce[s]!;
-        if (visitors) (g.group.visitors ??= new VisitorSketch()).addPrepared(block.visitorKeys[v]!, block.visitorRegisters[v]!);
-        if (firstTime && block.sessionFirstTime[s] === 1) (g.group.firstTime ??= new VisitorSketch()).addPrepared(block.visitorKeys[v]!, block.visitorRegisters[v]!);
+        g.bounces += sessionBounce[s]!;
+        if (visitors) (g.group.visitors ??= new VisitorSketch()).addPrepared(visitorKeys[v]!, visitorRegisters[v]!);
+        if (firstTime && sessionFirstTime[s] === 1) (g.group.firstTime ??= new VisitorSketch()).addPrepared(visitorKeys[v]!, visitorRegisters[v]!);
       }
     }
-    for (const g of local.values()) {
+    for (const g of all) {
       const c = g.group.components;
       if (want.has('pageviews')) c.pageviews += g.pageviews;
       if (want.has('time_on_page')) c.time_on_page += g.timeOnPage;

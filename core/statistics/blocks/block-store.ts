@@ -153,7 +153,7 @@ export class BlockStore {
       ],
       ', ',
     );
-    const sql = `SELECT ${columns.sql} FROM ${this.db.quote(this.db.table('statistics'))} s ${this.catalog.joinSql(this.db, joins)} WHERE s.site_id = ? AND s.time >= ? AND s.time < ? ORDER BY s.time, s.ID`;
+    const sql = `SELECT ${columns.sql} FROM ${this.db.quote(this.db.table('statistics'))} s ${this.catalog.joinSql(this.db, joins)} WHERE s.site_id = ? AND s.time >= ? AND s.time < ? ORDER BY s.session_id, s.time, s.ID`;
     const rows = await this.runner.select<BlockRow>('statistics_day_blocks', { sql, params: [...columns.params, siteId, start, end] }, this.runner.timeoutMs * 10);
     const byDay = group.map(() => [] as BlockRow[]);
     const starts = group.map((g) => g.day);

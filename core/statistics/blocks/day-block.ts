@@ -1,8 +1,15 @@
 import { prepareVisitor } from '../sketch';
 
-/** A dimension of a day block: one code per pageview into the day's distinct values. */
+type Codes = Uint8Array | Uint16Array | Uint32Array;
+
+/**
+ * A dimension of a day block: a code into the day's distinct values per
+ * pageview, or per session when every pageview of each session has the same
+ * value (the referrer, the browser, the country...).
+ */
 export interface BlockColumn {
-  codes: Uint8Array | Uint16Array | Uint32Array;
+  codes: Codes;
+  perSession: boolean;
   values: ReadonlyArray<string | null>;
 }
 
@@ -17,16 +24,17 @@ export interface DayBlock {
   /** The fold the block was read after (`summary_state.folded_at`, the day's pageviews in `summary_days`); another fold replaces it. */
   fold: DayFold;
   rows: number;
+  /** The earliest and latest time of its pageviews. */
+  firstTime: number;
+  lastTime: number;
   time: Uint32Array;
-  timeOnPage: Float64Array;
+  timeOnPage: Float32Array;
   /** 1 for a 404 pageview. */
   notFound: Uint8Array;
-  /** Goals the pageview completed (at most 255 counted). */
-  goals: Uint8Array;
-  /** The goals of pageview `i` are `goalIds[goalStart[i]..goalStart[i + 1]]`. */
-  goalStart: Uint32Array;
+  /** How many goals each pageview completed; their ids follow one another in `goalIds`, pageview by pageview. */
+  goals: Codes;
   goalIds: Uint32Array;
-  session: Uint32Array;
+  session: Codes;
   sessions: number;
   /** Per session: its id in the sessions table. */
   sessionIds: Float64Array;
@@ -51,10 +59,22 @@ export interface DayFold {
 /** A raw pageview as the block loader selects it (`goals`: comma-separated goal ids or null); `d<i>` is dimension `i`. */
 export type BlockRow = Record<string, unknown>;
 
-function narrow(codes: Uint32Array, distinct: number): Uint8Array | Uint16Array | Uint32Array {
-  if (distinct <= 0x100) return Uint8Array.from(codes);
-  if (distinct <= 0x10000) return Uint16Array.from(codes);
-  return codes;
+/** The smallest typed array that holds numbers below `limit`. */
+function narrow(codes: ArrayLike<number>, limit: number): Codes {
+  if (limit <= 0x100) return Uint8Array.from(codes);
+  if (limit <= 0x10000) return Uint16Array.from(codes);
+  return Uint32Array.from(codes);
+}
+
+/** Codes per session when each session has one code, else null. */
+function perSession(codes: Uint32Array, session: Uint32Array, sessions: number): Uint32Array | null {
+  const out = new Uint32Array(sessions).fill(0xffffffff);
+  for (let i = 0; i < codes.length; i++) {
+    const s = session[i]!;
+    if (out[s] === 0xffffffff) out[s] = codes[i]!;
+    else if (out[s] !== codes[i]) return null;
+  }
+  return out;
 }
 
 /** Numbers each distinct key in order of appearance. */
@@ -78,11 +98,11 @@ const stringOrNull = (value: unknown): string | null => (value === null || value
 export function buildDayBlock(siteId: number, day: number, fold: DayFold, rows: readonly BlockRow[], dimensions: readonly string[]): DayBlock {
   const n = rows.length;
   const time = new Uint32Array(n);
-  const timeOnPage = new Float64Array(n);
+  const timeOnPage = new Float32Array(n);
   const notFound = new Uint8Array(n);
-  const goals = new Uint8Array(n);
-  const goalStart = new Uint32Array(n + 1);
+  const goals = new Uint32Array(n);
   const goalIds: number[] = [];
+  let mostGoals = 0;
   const session = new Uint32Array(n);
   const sessionIds: number[] = [];
   const sessions = new Numbering<string>();
@@ -97,9 +117,12 @@ export function buildDayBlock(siteId: number, day: number, fold: DayFold, rows: 
     time[i] = Number(row.time);
     timeOnPage[i] = Number(row.top ?? 0);
     notFound[i] = row.pt === '404' ? 1 : 0;
-    goalStart[i] = goalIds.length;
-    if (row.goals !== null && row.goals !== undefined && row.goals !== '') for (const id of String(row.goals).split(',')) goalIds.push(Number(id));
-    goals[i] = Math.min(255, goalIds.length - goalStart[i]!);
+    if (row.goals !== null && row.goals !== undefined && row.goals !== '') {
+      const ids = String(row.goals).split(',');
+      for (const id of ids) goalIds.push(Number(id));
+      goals[i] = ids.length;
+      mostGoals = Math.max(mostGoals, ids.length);
+    }
     const s = sessions.code(String(row.session_id));
     session[i] = s;
     if (s === sessionVisitor.length) {
@@ -115,24 +138,30 @@ export function buildDayBlock(siteId: number, day: number, fold: DayFold, rows: 
       if (dim.numbering.keys.length > before) strings += (dim.numbering.keys[before]?.length ?? 0) * 2 + 48;
     }
   }
-  goalStart[n] = goalIds.length;
   const columns = new Map<string, BlockColumn>();
-  dimensions.forEach((name, d) => columns.set(name, { codes: narrow(dims[d]!.codes, dims[d]!.numbering.keys.length), values: dims[d]!.numbering.keys }));
+  dimensions.forEach((name, d) => {
+    const { codes, numbering } = dims[d]!;
+    const bySession = perSession(codes, session, sessionVisitor.length);
+    columns.set(name, { codes: narrow(bySession ?? codes, numbering.keys.length), perSession: bySession !== null, values: numbering.keys });
+  });
   const prepared = visitors.keys.map(prepareVisitor);
-  let bytes = n * (4 + 8 + 1 + 1 + 4 + 4) + goalIds.length * 4 + sessionVisitor.length * 14 + prepared.length * 52 + strings;
+  const narrowGoals = narrow(goals, mostGoals + 1);
+  const narrowSessions = narrow(session, sessionVisitor.length);
+  let bytes = n * (4 + 4 + 1) + narrowGoals.byteLength + narrowSessions.byteLength + goalIds.length * 4 + sessionVisitor.length * 14 + prepared.length * 52 + strings;
   for (const column of columns.values()) bytes += column.codes.byteLength;
   return {
     siteId,
     day,
     fold,
     rows: n,
+    firstTime: n ? time.reduce((a, b) => Math.min(a, b)) : day,
+    lastTime: n ? time.reduce((a, b) => Math.max(a, b)) : day,
     time,
     timeOnPage,
     notFound,
-    goals,
-    goalStart,
+    goals: narrowGoals,
     goalIds: Uint32Array.from(goalIds),
-    session,
+    session: narrowSessions,
     sessions: sessionVisitor.length,
     sessionIds: Float64Array.from(sessionIds),
     sessionVisitor: Uint32Array.from(sessionVisitor),

@@ -7,7 +7,7 @@ import { frag } from '../sql/fragment';
 import { rawFrom } from '../sql/raw-query';
 import type { QueryRunner } from '../sql/runner';
 import type { StatsFilter, StatusFilter, TimeRange } from '../types';
-import { type BlockRows, rowTest } from './block-scan';
+import { type BlockRows, rowMask } from './block-scan';
 import { type BlockStore, goalsOfPageview, inBlocks } from './block-store';
 import type { DayBlock } from './day-block';
 
@@ -28,6 +28,8 @@ export interface WalkSource {
   range: TimeRange;
   status: StatusFilter;
   filters: readonly StatsFilter[];
+  /** Only pageviews of pages this accepts, or that completed a goal (asked once per distinct page of a day). */
+  pages?: (page: string) => boolean;
 }
 
 const NO_GOALS: readonly number[] = [];
@@ -36,7 +38,8 @@ type Segment = { start: number; block: DayBlock } | { start: number; rows: Reado
 
 /**
  * Hands a plugin every pageview of a site's range that passes the status and
- * filters, in time order (the funnels follow sessions step by step): folded
+ * filters, each session's in time order and days in order (the funnels follow
+ * sessions step by step; sessions of one day may interleave): folded
  * days from their day blocks, the other days from raw hits.
  */
 export class PageviewWalker {
@@ -59,39 +62,48 @@ export class PageviewWalker {
     segments.sort((a, b) => a.start - b.start);
 
     const pageview: WalkedPageview = { session: 0, visitor: '', time: 0, page: '', goals: NO_GOALS };
-    const rows: BlockRows = { range: src.range, status: src.status, filters, caseInsensitiveEquals: this.db.dialect !== 'sqlite' };
+    const rows = { range: src.range, status: src.status, filters, caseInsensitiveEquals: this.db.dialect !== 'sqlite', pages: src.pages };
     for (const segment of segments) {
       if ('block' in segment) this.walkBlock(segment.block, rows, pageview, visit);
-      else this.walkRows(segment.rows, pageview, visit);
+      else this.walkRows(segment.rows, src.pages, pageview, visit);
     }
   }
 
-  private walkBlock(block: DayBlock, rows: BlockRows, pageview: WalkedPageview, visit: (pageview: WalkedPageview) => void): void {
-    const counts = rowTest(block, rows);
+  private walkBlock(block: DayBlock, rows: BlockRows & Pick<WalkSource, 'pages'>, pageview: WalkedPageview, visit: (pageview: WalkedPageview) => void): void {
+    const mask = rowMask(block, rows);
     const pages = block.columns.get('page_url')!;
+    const wanted = pages.values.map((page) => (page !== null && (rows.pages?.(page) ?? true) ? 1 : 0));
+    let goalAt = 0;
     for (let i = 0; i < block.rows; i++) {
-      if (!counts(i)) continue;
+      const completed = block.goals[i]!;
+      goalAt += completed;
+      if (mask[i] === 0) continue;
       const s = block.session[i]!;
+      const page = pages.codes[pages.perSession ? s : i]!;
+      if (wanted[page] === 0 && completed === 0) continue;
       pageview.session = block.sessionIds[s]!;
       pageview.visitor = block.visitorKeys[block.sessionVisitor[s]!]!;
       pageview.time = block.time[i]!;
-      pageview.page = pages.values[pages.codes[i]!] ?? '';
-      pageview.goals = block.goals[i] === 0 ? NO_GOALS : block.goalIds.subarray(block.goalStart[i]!, block.goalStart[i + 1]!);
+      pageview.page = pages.values[page] ?? '';
+      pageview.goals = completed === 0 ? NO_GOALS : block.goalIds.subarray(goalAt - completed, goalAt);
       visit(pageview);
     }
   }
 
-  private walkRows(rows: ReadonlyArray<Record<string, unknown>>, pageview: WalkedPageview, visit: (pageview: WalkedPageview) => void): void {
+  private walkRows(rows: ReadonlyArray<Record<string, unknown>>, pages: WalkSource['pages'], pageview: WalkedPageview, visit: (pageview: WalkedPageview) => void): void {
     const visitors = new Map<string, string>();
     for (const row of rows) {
+      const page = String(row.page ?? '');
+      const goals = row.goals === null || row.goals === undefined || row.goals === '' ? NO_GOALS : String(row.goals).split(',').map(Number);
+      if (pages && goals.length === 0 && !pages(page)) continue;
       const uid = String(row.uid);
       let visitor = visitors.get(uid);
       if (visitor === undefined) visitors.set(uid, (visitor = prepareVisitor(uid).key));
       pageview.session = Number(row.session_id);
       pageview.visitor = visitor;
       pageview.time = Number(row.time);
-      pageview.page = String(row.page ?? '');
-      pageview.goals = row.goals === null || row.goals === undefined || row.goals === '' ? NO_GOALS : String(row.goals).split(',').map(Number);
+      pageview.page = page;
+      pageview.goals = goals;
       visit(pageview);
     }
   }

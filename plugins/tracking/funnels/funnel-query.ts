@@ -21,15 +21,20 @@ export async function funnelFigures(stats: StatisticsApi, siteId: number, req: D
   const goalBits = new Map<number, number>();
   steps.forEach((step, i) => 'goal' in step && goalBits.set(step.goal, (goalBits.get(step.goal) ?? 0) | (2 ** i)));
   const pageMasks = new Map<string, number>();
-  const progress = new Map<number, number>();
-  const reachedBy = new Map<string, number>();
-  await stats.walkPageviews({ siteId, range: req.range, status: req.status, filters: req.filters }, (pv) => {
-    let m = pageMasks.get(pv.page);
+  const pageMask = (page: string): number => {
+    let m = pageMasks.get(page);
     if (m === undefined) {
       m = 0;
-      for (const p of pageSteps) if (p.test.test(pv.page)) m |= p.bit;
-      pageMasks.set(pv.page, m);
+      for (const p of pageSteps) if (p.test.test(page)) m |= p.bit;
+      pageMasks.set(page, m);
     }
+    return m;
+  };
+  const progress = new Map<number, number>();
+  const reachedBy = new Map<string, number>();
+  const source = { siteId, range: req.range, status: req.status, filters: req.filters, pages: (page: string) => pageMask(page) !== 0 };
+  await stats.walkPageviews(source, (pv) => {
+    let m = pageMask(pv.page);
     for (let g = 0; g < pv.goals.length; g++) m |= goalBits.get(pv.goals[g]!) ?? 0;
     if (m === 0) return;
     let next = progress.get(pv.session) ?? 0;
