@@ -12,6 +12,7 @@ import { statisticsConversionSketches } from './0010-statistics-conversion-sketc
 import { sitesTables } from './0011-sites';
 import { siteScopedStatistics } from './0012-site-scoped-statistics';
 import { sessionScreenAndOsVersion } from './0013-session-screen-and-os-version';
+import { statisticsDayBlocks } from './0014-statistics-day-blocks';
 
 /** The kernel's own schema, in order. Plugins list theirs in their manifest. */
 export const coreMigrations: readonly Migration[] = [
@@ -28,4 +29,5 @@ export const coreMigrations: readonly Migration[] = [
   sitesTables,
   siteScopedStatistics,
   sessionScreenAndOsVersion,
+  statisticsDayBlocks,
 ];

@@ -103,10 +103,10 @@ export class StatisticsService {
     const log = logger.child({ service: 'statistics' });
     this.runner = new QueryRunner(db, log, deps.timeoutMs ?? QUERY_TIMEOUT_MS);
     this.state = new SummaryState(db);
-    this.blocks = new BlockStore(db, this.catalog, this.runner, this.state, timezone, deps.cacheBytes ?? DEFAULT_CACHE_BYTES);
+    this.blocks = new BlockStore(db, this.catalog, this.runner, this.state, timezone, log, deps.cacheBytes ?? DEFAULT_CACHE_BYTES);
     this.engine = new StatisticsEngine(db, this.catalog, this.runner, this.state, this.blocks, timezone);
     this.walker = new PageviewWalker(db, this.catalog, this.runner, this.blocks, timezone);
-    this.folder = new SummaryFolder(db, this.catalog, this.runner, this.state, timezone, clock, log);
+    this.folder = new SummaryFolder(db, this.catalog, this.runner, this.state, this.blocks, timezone, clock, log);
     this.retention = new Retention(db, this.folder, clock, timezone, log);
     this.data = new DataRegistry((query, allow, timezone) => this.parse(query, allow, timezone));
     settings.register(retentionSetting);

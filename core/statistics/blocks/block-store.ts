@@ -1,10 +1,12 @@
 import type { Database } from '../../db/database';
+import type { SvcLogger } from '../../logger';
 import type { Catalog } from '../catalog';
 import { nextDay } from '../dates';
 import type { DimensionDef } from '../dimensions';
 import { frag, joinFrags } from '../sql/fragment';
 import type { QueryRunner } from '../sql/runner';
 import type { SummaryState } from '../summaries/state';
+import { decodeBlock, encodeBlock } from './block-codec';
 import { type BlockRow, type DayBlock, type DayFold, buildDayBlock } from './day-block';
 
 /** A day to read, with the fold it is read after. */
@@ -12,6 +14,9 @@ interface Missing {
   day: number;
   fold: DayFold;
 }
+
+/** A block larger than this (encoded) is not stored: MariaDB's default packet limit is 16 MB. */
+const MAX_STORED_BYTES = 8 * 1024 * 1024;
 
 /** Pageviews one loading query reads at most (several days at a time, cut by the summaries' counts). */
 const ROWS_PER_LOAD = 60_000;
@@ -40,6 +45,7 @@ export class BlockStore {
     private readonly runner: QueryRunner,
     private readonly state: SummaryState,
     private readonly timezone: string,
+    private readonly logger: SvcLogger,
     readonly limitBytes: number,
   ) {}
 
@@ -139,9 +145,62 @@ export class BlockStore {
     return new Map(rows.map((r) => [Number(r.day), Number(r.n)]));
   }
 
+  /** The group's blocks: those stored after the same fold, the rest read from raw hits and stored for the next start. */
   private async read(siteId: number, group: readonly Missing[], dimensions: string[]): Promise<DayBlock[]> {
-    const start = group[0]!.day;
-    const end = nextDay(group[group.length - 1]!.day, this.timezone);
+    const stored = await this.stored(siteId, group, dimensions);
+    const rest = group.filter((entry) => !stored.has(entry.day));
+    const fresh = rest.length ? await this.readRaw(siteId, rest, dimensions) : [];
+    for (const block of fresh) await this.store(block);
+    const blocks = new Map([...stored, ...fresh.map((b) => [b.day, b] as const)]);
+    return group.map((entry) => this.keep(blocks.get(entry.day)!));
+  }
+
+  /** Blocks of `summary_blocks` written after the fold each day's summaries are of, with every dimension. */
+  private async stored(siteId: number, group: readonly Missing[], dimensions: string[]): Promise<Map<number, DayBlock>> {
+    const rows = await this.db.select<{ day: number; folded_at: number; pageviews: number; data: Buffer }>(
+      `SELECT day, folded_at, pageviews, data FROM ${this.db.quote(this.db.table('summary_blocks'))} WHERE site_id = ? AND day >= ? AND day <= ?`,
+      [siteId, group[0]!.day, group[group.length - 1]!.day],
+    );
+    const wanted = new Map(group.map((entry) => [entry.day, entry.fold]));
+    const out = new Map<number, DayBlock>();
+    for (const row of rows) {
+      const fold = wanted.get(Number(row.day));
+      if (!fold || Number(row.folded_at) !== fold.foldedAt || Number(row.pageviews) !== fold.pageviews) continue;
+      try {
+        const block = decodeBlock(siteId, Number(row.day), Buffer.from(row.data));
+        if (dimensions.every((d) => block.columns.has(d))) out.set(block.day, block);
+      } catch (err) {
+        this.logger.warn({ siteId, day: Number(row.day), err: (err as Error).message }, 'stored day block unreadable: reading raw hits');
+      }
+    }
+    return out;
+  }
+
+  /** Keeps a block in `summary_blocks` for the next start (too large a day is read from raw hits each time). */
+  private async store(block: DayBlock): Promise<void> {
+    const data = encodeBlock(block);
+    if (data.length > MAX_STORED_BYTES) return;
+    try {
+      await this.db.execute(
+        `REPLACE INTO ${this.db.quote(this.db.table('summary_blocks'))} (site_id, day, folded_at, pageviews, data) VALUES (?, ?, ?, ?, ?)`,
+        [block.siteId, block.day, block.fold.foldedAt, block.fold.pageviews, data],
+      );
+    } catch (err) {
+      this.logger.warn({ siteId: block.siteId, day: block.day, err: (err as Error).message }, 'day block not stored');
+    }
+  }
+
+  /** Reads one folded day from raw hits, for the fold to store with its summaries (kept in memory too); null when blocks are off or the day is too large to store. */
+  async encodeDay(siteId: number, day: number, fold: DayFold): Promise<Buffer | null> {
+    if (!this.enabled) return null;
+    const [block] = await this.readRaw(siteId, [{ day, fold }], this.dimensions());
+    const data = encodeBlock(this.keep(block!));
+    return data.length > MAX_STORED_BYTES ? null : data;
+  }
+
+  /** Blocks of the given days (sorted, not always consecutive) from raw hits. */
+  private async readRaw(siteId: number, days: readonly Missing[], dimensions: string[]): Promise<DayBlock[]> {
+    const ends = days.map((d) => nextDay(d.day, this.timezone));
     const defs = dimensions.map((name) => this.catalog.dimension(name));
     const joins = new Set<string>(['session', ...defs.flatMap((d) => d.joins)]);
     const columns = joinFrags(
@@ -154,16 +213,16 @@ export class BlockStore {
       ', ',
     );
     const sql = `SELECT ${columns.sql} FROM ${this.db.quote(this.db.table('statistics'))} s ${this.catalog.joinSql(this.db, joins)} WHERE s.site_id = ? AND s.time >= ? AND s.time < ? ORDER BY s.session_id, s.time, s.ID`;
-    const rows = await this.runner.select<BlockRow>('statistics_day_blocks', { sql, params: [...columns.params, siteId, start, end] }, this.runner.timeoutMs * 10);
-    const byDay = group.map(() => [] as BlockRow[]);
-    const starts = group.map((g) => g.day);
+    const params = [...columns.params, siteId, days[0]!.day, ends[ends.length - 1]!];
+    const rows = await this.runner.select<BlockRow>('statistics_day_blocks', { sql, params }, this.runner.timeoutMs * 10);
+    const byDay = days.map(() => [] as BlockRow[]);
     for (const row of rows) {
       const time = Number(row.time);
-      let at = starts.length - 1;
-      while (at > 0 && starts[at]! > time) at--;
-      byDay[at]!.push(row);
+      let at = days.length - 1;
+      while (at > 0 && days[at]!.day > time) at--;
+      if (time < ends[at]!) byDay[at]!.push(row);
     }
-    return group.map((entry, i) => this.keep(buildDayBlock(siteId, entry.day, entry.fold, byDay[i]!, dimensions)));
+    return days.map((entry, i) => buildDayBlock(siteId, entry.day, entry.fold, byDay[i]!, dimensions));
   }
 
   private keep(block: DayBlock): DayBlock {

@@ -111,7 +111,6 @@ export function buildDayBlock(siteId: number, day: number, fold: DayFold, rows: 
   const sessionBounce: number[] = [];
   const sessionFirstTime: number[] = [];
   const dims = dimensions.map(() => ({ numbering: new Numbering<string | null>(), codes: new Uint32Array(n) }));
-  let strings = 0;
   for (let i = 0; i < n; i++) {
     const row = rows[i]!;
     time[i] = Number(row.time);
@@ -133,9 +132,7 @@ export function buildDayBlock(siteId: number, day: number, fold: DayFold, rows: 
     }
     for (let d = 0; d < dims.length; d++) {
       const dim = dims[d]!;
-      const before = dim.numbering.keys.length;
       dim.codes[i] = dim.numbering.code(stringOrNull(row[`d${d}`]));
-      if (dim.numbering.keys.length > before) strings += (dim.numbering.keys[before]?.length ?? 0) * 2 + 48;
     }
   }
   const columns = new Map<string, BlockColumn>();
@@ -147,9 +144,7 @@ export function buildDayBlock(siteId: number, day: number, fold: DayFold, rows: 
   const prepared = visitors.keys.map(prepareVisitor);
   const narrowGoals = narrow(goals, mostGoals + 1);
   const narrowSessions = narrow(session, sessionVisitor.length);
-  let bytes = n * (4 + 4 + 1) + narrowGoals.byteLength + narrowSessions.byteLength + goalIds.length * 4 + sessionVisitor.length * 14 + prepared.length * 52 + strings;
-  for (const column of columns.values()) bytes += column.codes.byteLength;
-  return {
+  const block: Omit<DayBlock, 'bytes'> = {
     siteId,
     day,
     fold,
@@ -170,6 +165,17 @@ export function buildDayBlock(siteId: number, day: number, fold: DayFold, rows: 
     visitorKeys: prepared.map((v) => v.key),
     visitorRegisters: Uint32Array.from(prepared, (v) => v.register),
     columns,
-    bytes,
   };
+  return { ...block, bytes: blockBytes(block) };
+}
+
+/** Memory a block holds, about: its typed arrays, and its strings with their overhead. */
+export function blockBytes(block: Omit<DayBlock, 'bytes'>): number {
+  let bytes = block.visitorKeys.length * 40;
+  for (const value of Object.values(block)) if (ArrayBuffer.isView(value)) bytes += value.byteLength;
+  for (const column of block.columns.values()) {
+    bytes += column.codes.byteLength;
+    for (const v of column.values) bytes += (v?.length ?? 0) + 24;
+  }
+  return bytes;
 }

@@ -2,6 +2,7 @@ import type { Transaction } from 'sequelize';
 import type { Clock } from '../../clock';
 import type { Database } from '../../db/database';
 import type { SvcLogger } from '../../logger';
+import type { BlockStore } from '../blocks/block-store';
 import type { Catalog } from '../catalog';
 import { dayStart, daysOfMonth, monthStart, nextDay } from '../dates';
 import { STATUS_EXPR } from '../dimensions';
@@ -78,6 +79,7 @@ export class SummaryFolder {
     private readonly catalog: Catalog,
     private readonly runner: QueryRunner,
     private readonly state: SummaryState,
+    private readonly blocks: BlockStore,
     private readonly timezone: string,
     private readonly clock: Clock,
     private readonly logger: SvcLogger,
@@ -181,14 +183,17 @@ export class SummaryFolder {
       }
     }
     const dayRows = totals.map((row) => ({ site_id: siteId, day, status: Number(row.gs), ...counts(row), ...(sketches.get(String(Number(row.gs))) ?? new VisitorSketches()).columns() }));
+    const fold = { foldedAt: this.clock.unix(), pageviews: totals.reduce((n, row) => n + Number(row.c_pageviews ?? 0), 0) };
+    const block = await this.blocks.encodeDay(siteId, day, fold);
     await this.db.transaction(async (t) => {
-      for (const table of ['summary_days', 'summary_dims', 'summary_dim_sketches', 'summary_state']) {
+      for (const table of ['summary_days', 'summary_dims', 'summary_dim_sketches', 'summary_state', 'summary_blocks']) {
         await this.db.execute(`DELETE FROM ${this.db.quote(this.db.table(table))} WHERE site_id = ? AND day = ?`, [siteId, day], t);
       }
       await this.insertRows('summary_days', dayRows, t);
       await this.insertRows('summary_dims', dimRows, t);
       await this.insertRows('summary_dim_sketches', sketchRows, t);
-      await this.insertRows('summary_state', [{ site_id: siteId, day, folded_at: this.clock.unix(), dirty: 0 }], t);
+      await this.insertRows('summary_state', [{ site_id: siteId, day, folded_at: fold.foldedAt, dirty: 0 }], t);
+      if (block) await this.insertRows('summary_blocks', [{ site_id: siteId, day, folded_at: fold.foldedAt, pageviews: fold.pageviews, data: block }], t);
       if (rollUp) await this.rollUpMonth(siteId, monthStart(day, this.timezone), t);
     });
   }

@@ -60,6 +60,8 @@ export class Retention {
       hits += await this.batches(q('statistics'), 'site_id = ? AND time < ?', [siteId, cutoff]);
     }
     await this.batches(q('sessions'), 'last_time < ?', [cutoff]);
+    // The day blocks hold pageviews one by one: they go with the raw hits.
+    await this.db.execute(`DELETE FROM ${q('summary_blocks')} WHERE day < ?`, [cutoff]);
     if (hits) this.logger.info({ hits, cutoff }, 'raw hits past the retention period deleted');
     return hits;
   }

@@ -158,6 +158,8 @@ describe('daily summaries', () => {
       `SELECT COUNT(*) AS n FROM ${db.quote(db.table('goal_statistics'))} g WHERE NOT EXISTS (SELECT 1 FROM ${db.quote(db.table('statistics'))} s WHERE s.ID = g.statistic_id)`,
     );
     expect(Number(orphans!.n)).toBe(0);
+    const [blocks] = await db.select<{ first: number }>(`SELECT MIN(day) AS first FROM ${db.quote(db.table('summary_blocks'))}`);
+    expect(Number(blocks!.first)).toBeGreaterThanOrEqual(at('2026-01-11T00:00'));
     expect(await stats().engine.run({ ...QUERIES[0]!, siteId: 1, id: 'after' })).toEqual(before);
   });
 });

@@ -1,0 +1,91 @@
+import { ManualClock } from '../../clock';
+import { createLogger } from '../../logger';
+import { BlockStore } from '../blocks/block-store';
+import { decodeBlock, encodeBlock } from '../blocks/block-codec';
+import { wholeDays } from '../dates';
+import type { StatsQuery } from '../types';
+import { type TestKernel, createTestKernel } from '../../../test/helpers/test-kernel';
+import { NOW, TZ, at, insertPageview, loadTraffic } from './traffic';
+
+const RANGE = { start: at('2026-01-09T00:00'), end: at('2026-01-21T00:00') };
+/** A question only raw hits or day blocks answer: visitors per page under an operator filter. */
+const QUERY: StatsQuery = {
+  id: 'test_blocks',
+  siteId: 1,
+  range: RANGE,
+  metrics: ['visitors', 'pageviews', 'sessions', 'bounce_rate', 'first_time_visitors', 'conversion_rate'],
+  groupBy: ['page_url'],
+  filters: [{ dimension: 'device', value: 'tablet', operator: 'is_not', values: ['tablet'] }],
+  status: '200',
+};
+
+describe('day blocks', () => {
+  let tk: TestKernel;
+  const clock = new ManualClock(NOW);
+  const stats = () => tk.kernel.statistics;
+  const table = (name: string) => tk.kernel.db.quote(tk.kernel.db.table(name));
+  /** A block store as a freshly started node has it: nothing in memory. */
+  const restarted = () => new BlockStore(tk.kernel.db, stats().catalog, stats().runner, stats().state, TZ, createLogger({ level: 'silent' }), 64 * 1024 * 1024);
+
+  beforeAll(async () => {
+    tk = await createTestKernel({ clock, env: { SVC_TIMEZONE: TZ } });
+    await loadTraffic(tk.kernel.db);
+    await stats().folder.foldPending();
+  });
+  afterAll(() => tk.close());
+
+  it('are stored with each fold and read back the same', async () => {
+    const [{ n }] = (await tk.kernel.db.select<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table('summary_blocks')}`)) as [{ n: number }];
+    const [{ folded }] = (await tk.kernel.db.select<{ folded: number }>(`SELECT COUNT(*) AS folded FROM ${table('summary_state')}`)) as [{ folded: number }];
+    expect(Number(n)).toBe(Number(folded));
+    const days = wholeDays(RANGE, TZ);
+    for (const block of await restarted().blocks(1, days)) {
+      const again = decodeBlock(1, block.day, encodeBlock(block));
+      expect({ ...again, columns: [...again.columns] }).toEqual({ ...block, columns: [...block.columns] });
+    }
+  });
+
+  it('answer as raw hits do', async () => {
+    expect(await stats().engine.run(QUERY)).toEqual(await stats().engine.run({ ...QUERY, mode: 'raw' }));
+    const folded = (await tk.kernel.db.select<{ day: number }>(`SELECT day FROM ${table('summary_state')} WHERE day >= ? AND day < ? ORDER BY day`, [RANGE.start, RANGE.end])).map((r) => Number(r.day));
+    expect(folded.length).toBeGreaterThan(5);
+    expect(stats().blocks.cached(1)).toEqual(folded);
+  });
+
+  it('are read from their table after a start, without raw hits', async () => {
+    const expected = await stats().engine.run(QUERY);
+    const day = { start: at('2026-01-13T00:00'), end: at('2026-01-14T00:00') };
+    const saved = await tk.kernel.db.select(`SELECT * FROM ${table('statistics')} WHERE time >= ? AND time < ?`, [day.start, day.end]);
+    expect(saved.length).toBeGreaterThan(0);
+    await tk.kernel.db.execute(`DELETE FROM ${table('statistics')} WHERE time >= ? AND time < ?`, [day.start, day.end]);
+    try {
+      const fresh = restarted();
+      const blocks = await fresh.blocks(1, wholeDays(RANGE, TZ));
+      expect(blocks.find((b) => b.day === day.start)!.rows).toBe(saved.length);
+    } finally {
+      for (const row of saved) {
+        const cols = Object.keys(row);
+        await tk.kernel.db.execute(`INSERT INTO ${table('statistics')} (${cols.map(tk.kernel.db.quote).join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`, Object.values(row));
+      }
+    }
+    expect(await stats().engine.run(QUERY)).toEqual(expected);
+  });
+
+  it('follow a late hit: raw hits answer for the dirty day, the next fold stores a new block', async () => {
+    const db = tk.kernel.db;
+    const [session] = await db.select<{ ID: number }>(`SELECT ID FROM ${table('sessions')} WHERE uid = 'C'`);
+    const time = at('2026-01-14T16:00');
+    const id = await insertPageview(db, Number(session!.ID), 'C', time, { url: '/late', top: 12 });
+    await tk.kernel.hooks.doAction('svc_after_create_statistic', id, { page_url: '/late', parameters: '', fragment: '', page_id: 0, page_type: 'page', time, uid: 'C', time_on_page: 12, session_id: Number(session!.ID) });
+    const late = (rows: Array<Record<string, unknown>>) => rows.find((r) => r.page_url === '/late');
+    expect(late(await stats().engine.run(QUERY))).toMatchObject({ pageviews: 1, visitors: 1 });
+    const [before] = await db.select<{ pageviews: number }>(`SELECT pageviews FROM ${table('summary_blocks')} WHERE day = ?`, [at('2026-01-14T00:00')]);
+    expect(await stats().folder.foldPending()).toEqual([at('2026-01-14T00:00')]);
+    const [after] = await db.select<{ pageviews: number }>(`SELECT pageviews FROM ${table('summary_blocks')} WHERE day = ?`, [at('2026-01-14T00:00')]);
+    expect(Number(after!.pageviews)).toBe(Number(before!.pageviews) + 1);
+    expect(late(await stats().engine.run(QUERY))).toMatchObject({ pageviews: 1, visitors: 1 });
+    const [stored] = await restarted().blocks(1, [at('2026-01-14T00:00')]);
+    expect(stored!.rows).toBe(Number(after!.pageviews));
+    expect(await stats().engine.run(QUERY)).toEqual(await stats().engine.run({ ...QUERY, mode: 'raw' }));
+  });
+});
