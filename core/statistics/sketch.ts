@@ -5,6 +5,8 @@ const REGISTERS = 1 << P;
 /** Up to this many visitors a sketch keeps every hash and counts exactly. */
 const SPARSE_LIMIT = 512;
 const SPARSE = 1;
+/** 2^-rank for every rank a register can hold. */
+const INVERSE_POWERS = Float64Array.from({ length: 66 }, (_, rank) => 2 ** -rank);
 const DENSE = 2;
 
 function hashOf(uid: string): Buffer {
@@ -72,7 +74,7 @@ export class VisitorSketch {
     let sum = 0;
     let zeros = 0;
     for (let i = 0; i < REGISTERS; i++) {
-      sum += 2 ** -registers[i]!;
+      sum += INVERSE_POWERS[registers[i]!]!;
       if (registers[i] === 0) zeros++;
     }
     const alpha = 0.7213 / (1 + 1.079 / REGISTERS);

@@ -52,9 +52,9 @@ function bucketOf(edges: readonly number[], time: number): number {
   return lo;
 }
 
-/** Codes of a column per pageview (a per-session column spread over its sessions' pageviews). */
-function rowCodes(block: DayBlock, column: BlockColumn): ArrayLike<number> {
-  if (!column.perSession) return column.codes;
+/** Codes of a column per pageview (a per-session column spread over its sessions' pageviews), in one array type for every block. */
+function rowCodes(block: DayBlock, column: BlockColumn): Uint32Array {
+  if (!column.perSession) return Uint32Array.from(column.codes);
   const out = new Uint32Array(block.rows);
   const { session, rows } = block;
   const codes = column.codes;
@@ -130,13 +130,14 @@ export function scanBlocks(blocks: readonly DayBlock[], scan: BlockScan, acc: Ac
     const all: LocalGroup[] = [];
     // A block holds each session's pageviews one after another: the groups a session reached so far are few.
     const sessionGroups: number[] = [];
+    let reached = 0;
     let current = -1;
     for (let i = 0; i < rows; i++) {
       if (mask[i] === 0) continue;
       const s = session[i]!;
       if (s !== current) {
         current = s;
-        sessionGroups.length = 0;
+        reached = 0;
       }
       const bucket = edges === null ? 0 : oneBucket >= 0 ? oneBucket : bucketOf(edges, time[i]!);
       let key: number | string;
@@ -170,8 +171,10 @@ export function scanBlocks(blocks: readonly DayBlock[], scan: BlockScan, acc: Ac
       const v = sessionVisitor[s]!;
       if (converted && completed > 0) (g.group.converted ??= new VisitorSketch()).addPrepared(visitorKeys[v]!, visitorRegisters[v]!);
       if (perSession) {
-        if (sessionGroups.includes(g.index)) continue;
-        sessionGroups.push(g.index);
+        let seen = false;
+        for (let r = 0; r < reached && !seen; r++) seen = sessionGroups[r] === g.index;
+        if (seen) continue;
+        sessionGroups[reached++] = g.index;
         g.sessions++;
         g.bounces += sessionBounce[s]!;
         if (visitors) (g.group.visitors ??= new VisitorSketch()).addPrepared(visitorKeys[v]!, visitorRegisters[v]!);

@@ -32,9 +32,10 @@ export interface DayBlock {
   /** 1 for a 404 pageview. */
   notFound: Uint8Array;
   /** How many goals each pageview completed; their ids follow one another in `goalIds`, pageview by pageview. */
-  goals: Codes;
+  goals: Uint16Array;
   goalIds: Uint32Array;
-  session: Codes;
+  /** Its session's number within the day (one array type for every block keeps the scans' loops fast). */
+  session: Uint32Array;
   sessions: number;
   /** Per session: its id in the sessions table. */
   sessionIds: Float64Array;
@@ -100,9 +101,8 @@ export function buildDayBlock(siteId: number, day: number, fold: DayFold, rows: 
   const time = new Uint32Array(n);
   const timeOnPage = new Float32Array(n);
   const notFound = new Uint8Array(n);
-  const goals = new Uint32Array(n);
+  const goals = new Uint16Array(n);
   const goalIds: number[] = [];
-  let mostGoals = 0;
   const session = new Uint32Array(n);
   const sessionIds: number[] = [];
   const sessions = new Numbering<string>();
@@ -120,7 +120,6 @@ export function buildDayBlock(siteId: number, day: number, fold: DayFold, rows: 
       const ids = String(row.goals).split(',');
       for (const id of ids) goalIds.push(Number(id));
       goals[i] = ids.length;
-      mostGoals = Math.max(mostGoals, ids.length);
     }
     const s = sessions.code(String(row.session_id));
     session[i] = s;
@@ -142,8 +141,6 @@ export function buildDayBlock(siteId: number, day: number, fold: DayFold, rows: 
     columns.set(name, { codes: narrow(bySession ?? codes, numbering.keys.length), perSession: bySession !== null, values: numbering.keys });
   });
   const prepared = visitors.keys.map(prepareVisitor);
-  const narrowGoals = narrow(goals, mostGoals + 1);
-  const narrowSessions = narrow(session, sessionVisitor.length);
   const block: Omit<DayBlock, 'bytes'> = {
     siteId,
     day,
@@ -154,9 +151,9 @@ export function buildDayBlock(siteId: number, day: number, fold: DayFold, rows: 
     time,
     timeOnPage,
     notFound,
-    goals: narrowGoals,
+    goals,
     goalIds: Uint32Array.from(goalIds),
-    session: narrowSessions,
+    session,
     sessions: sessionVisitor.length,
     sessionIds: Float64Array.from(sessionIds),
     sessionVisitor: Uint32Array.from(sessionVisitor),

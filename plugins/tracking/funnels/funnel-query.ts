@@ -33,13 +33,21 @@ export async function funnelFigures(stats: StatisticsApi, siteId: number, req: D
   const progress = new Map<number, number>();
   const reachedBy = new Map<string, number>();
   const source = { siteId, range: req.range, status: req.status, filters: req.filters, pages: (page: string) => pageMask(page) !== 0 };
+  // A session's pageviews of a day come one after another: its progress is looked up once per run of them.
+  let session = -1;
+  let next = 0;
   await stats.walkPageviews(source, (pv) => {
     let m = pageMask(pv.page);
     for (let g = 0; g < pv.goals.length; g++) m |= goalBits.get(pv.goals[g]!) ?? 0;
     if (m === 0) return;
-    let next = progress.get(pv.session) ?? 0;
+    if (pv.session !== session) {
+      session = pv.session;
+      next = progress.get(session) ?? 0;
+    }
+    const before = next;
     while (next < steps.length && (m & (2 ** next)) !== 0) next++;
-    progress.set(pv.session, next);
+    if (next === before) return;
+    progress.set(session, next);
     if (next > (reachedBy.get(pv.visitor) ?? 0)) reachedBy.set(pv.visitor, next);
   });
   const counts = steps.map((_, i) => [...reachedBy.values()].filter((n) => n > i).length);
