@@ -1,7 +1,6 @@
-import os from 'node:os';
 import { isoDay } from '../core/statistics/dates';
 import type { Bench } from './run';
-import { type BenchDialect, benchDialects, percentile, startBenchKernel } from './support';
+import { benchDialects, printBounds, startBenchKernel, timeRequests } from './support';
 
 const ORDERS = Number(process.env.SVC_BENCH_ORDERS || 20_000);
 const SUBSCRIPTIONS = Math.round(ORDERS / 10);
@@ -12,12 +11,6 @@ const WARMUP = Number(process.env.SVC_BENCH_WARMUP ?? 2);
 const TARGET_P95_MS = 300;
 const TARGET_RATIO = 3;
 const TARGET_EVENTS_PER_S = 2_000;
-
-/** `SVC_BENCH_DIALECTS` (comma list, e.g. `mysql`) narrows the databases benchmarked. */
-function dialects(): BenchDialect[] {
-  const wanted = (process.env.SVC_BENCH_DIALECTS ?? '').split(',').map((d) => d.trim()).filter(Boolean);
-  return benchDialects().filter((d) => wanted.length === 0 || wanted.includes(d));
-}
 
 const E = '/data/ecommerce';
 /**
@@ -93,43 +86,24 @@ function shopEvents(now: number): { sessions: Array<[string, number]>; events: A
   return { sessions, events };
 }
 
-/** Every tab request of both periods, round-robin (a busy moment of the machine hits them all alike); prints p50/p95 and the bounds. */
+/** Every tab request of both periods; prints p50/p95 and the bounds. */
 async function measure(api: string, auth: string, now: number, label: string, log: (line: string) => void): Promise<void> {
   const today = isoDay(now, 'UTC');
   const periods = {
     '30 days': { date_start: isoDay(now - 29 * DAY, 'UTC'), date_end: today },
     '12 months': { date_start: isoDay(now - 364 * DAY, 'UTC'), date_end: today },
   };
-  const cases = Object.entries(periods).flatMap(([period, range]) =>
-    TAB.map((q) => ({ period, name: q.name, url: `${api}${q.path}?${new URLSearchParams({ currency: 'EUR', ...range, ...q.params })}`, times: [] as number[] })),
+  const requests = Object.entries(periods).flatMap(([period, range]) =>
+    TAB.map((q) => ({ period, name: q.name, url: `${api}${q.path}?${new URLSearchParams({ currency: 'EUR', ...range, ...q.params })}` })),
   );
-  log(`[${label}] load average before the queries: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} on ${os.cpus().length} cores`);
-  for (let i = 0; i < RUNS + WARMUP; i++) {
-    for (const c of cases) {
-      const t0 = performance.now();
-      const res = await fetch(c.url, { headers: { authorization: auth } });
-      await res.arrayBuffer();
-      if (res.status !== 200) throw new Error(`${c.name}: HTTP ${res.status}`);
-      if (i >= WARMUP) c.times.push(performance.now() - t0);
-    }
-  }
-  const p95 = new Map<string, number>();
-  for (const c of cases) {
-    c.times.sort((a, b) => a - b);
-    p95.set(`${c.period}|${c.name}`, percentile(c.times, 95));
-    log(`[${label}] ${c.period.padEnd(9)} ${c.name.padEnd(26)} p50 ${percentile(c.times, 50).toFixed(1).padStart(7)} ms   p95 ${percentile(c.times, 95).toFixed(1).padStart(7)} ms`);
-  }
-  const [worstName, worst] = [...p95.entries()].reduce((a, b) => (b[1] > a[1] ? b : a));
-  const ratios = TAB.map((q) => [q.name, p95.get(`12 months|${q.name}`)! / Math.max(1, p95.get(`30 days|${q.name}`)!)] as const);
-  const [ratioName, ratio] = ratios.reduce((a, b) => (b[1] > a[1] ? b : a));
-  log(`[${label}] worst p95 ${worst.toFixed(1)} ms (${worstName.replace('|', ' ')}; target < ${TARGET_P95_MS} ms): ${worst < TARGET_P95_MS ? 'met' : 'MISSED'}`);
-  log(`[${label}] worst 12-month/30-day p95 ratio ${ratio.toFixed(2)} (${ratioName}; target < ${TARGET_RATIO}): ${ratio < TARGET_RATIO ? 'met' : 'MISSED'}`);
+  const p95 = await timeRequests(requests, { auth, runs: RUNS, warmup: WARMUP, label, log });
+  printBounds(p95, TAB.map((q) => q.name), { short: '30 days', long: '12 months', targetMs: TARGET_P95_MS, targetRatio: TARGET_RATIO, label, log });
 }
 
 const bench: Bench = {
   name: `sales ingestion and the sales tab's requests at ${ORDERS.toLocaleString('en')} orders over ${DAYS} days`,
   async run(log) {
-    for (const dialect of dialects()) {
+    for (const dialect of benchDialects()) {
       const bk = await startBenchKernel(dialect, { SVC_LICENSE: 'business', SVC_PLUGINS: 'sales' });
       try {
         const { kernel } = bk;

@@ -1,4 +1,3 @@
-import os from 'node:os';
 import { definePlugin } from '../core/plugins/manifest';
 import { generateTraffic } from '../core/statistics/test/generator';
 import { isoDay } from '../core/statistics/dates';
@@ -6,12 +5,13 @@ import { registerFunnels } from '../plugins/tracking/funnels/register';
 import { funnels } from '../plugins/tracking/migrations/0005-funnels';
 import { registerStatisticsTab } from '../plugins/tracking/statistics/register';
 import type { Bench } from './run';
-import { benchDialects, percentile, startBenchKernel } from './support';
+import { benchDialects, printBounds, startBenchKernel, timeRequests } from './support';
 
 const PAGEVIEWS = Number(process.env.SVC_BENCH_PAGEVIEWS || 1_000_000);
 const RUNS = Number(process.env.SVC_BENCH_RUNS || 100);
 const WARMUP = 3;
 const TARGET_P95_MS = 300;
+const TARGET_RATIO = 3;
 const TZ = 'Europe/Amsterdam';
 
 const filters = (...list: Array<{ key: string; value: string | string[]; operator?: string }>) => ({ filters: JSON.stringify(list) });
@@ -62,38 +62,18 @@ const statisticsTab = definePlugin({
 /** Sites of the second round: the first site's data stays, the others get as many pageviews between them. */
 const SITES = Number(process.env.SVC_BENCH_SITES || 50);
 
-type P95 = Record<string, Record<string, number>>;
-
-/** Every dashboard request of both periods, round-robin (so a busy moment of the machine hits them all alike); prints p50/p95 and gives the p95s. */
-async function measure(api: string, auth: string, now: number, label: string, log: (line: string) => void): Promise<P95> {
+/** Every dashboard request of both periods; prints p50/p95 and the bounds, and gives the p95s by `period|name`. */
+async function measure(api: string, auth: string, now: number, label: string, log: (line: string) => void): Promise<Map<string, number>> {
   const today = isoDay(now, TZ);
   const periods = {
     '30 days': { date_start: isoDay(now - 29 * 86400, TZ), date_end: today },
     '12 months': { date_start: isoDay(now - 364 * 86400, TZ), date_end: today },
   };
-  const cases = Object.entries(periods).flatMap(([period, range]) =>
-    DASHBOARD.map((q) => ({ period, name: q.name, url: `${api}${q.path}?${new URLSearchParams({ ...range, ...q.params })}`, times: [] as number[] })),
+  const requests = Object.entries(periods).flatMap(([period, range]) =>
+    DASHBOARD.map((q) => ({ period, name: q.name, url: `${api}${q.path}?${new URLSearchParams({ ...range, ...q.params })}` })),
   );
-  log(`[${label}] load average before the queries: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} on ${os.cpus().length} cores`);
-  for (let i = 0; i < RUNS + WARMUP; i++) {
-    for (const c of cases) {
-      const t0 = performance.now();
-      const res = await fetch(c.url, { headers: { authorization: auth } });
-      const body = await res.text();
-      if (res.status !== 200) throw new Error(`${c.name}: HTTP ${res.status} ${body.slice(0, 200)}`);
-      if (i >= WARMUP) c.times.push(performance.now() - t0);
-    }
-  }
-  const p95: P95 = {};
-  for (const c of cases) {
-    c.times.sort((a, b) => a - b);
-    (p95[c.period] ??= {})[c.name] = percentile(c.times, 95);
-    log(`[${label}] ${c.period.padEnd(9)} ${c.name.padEnd(21)} p50 ${percentile(c.times, 50).toFixed(1).padStart(7)} ms   p95 ${percentile(c.times, 95).toFixed(1).padStart(7)} ms`);
-  }
-  const worst = Math.max(...Object.values(p95).flatMap((m) => Object.values(m)));
-  const ratios = DASHBOARD.map((q) => p95['12 months']![q.name]! / Math.max(1, p95['30 days']![q.name]!));
-  log(`[${label}] worst p95 ${worst.toFixed(1)} ms (target < ${TARGET_P95_MS} ms on MariaDB): ${worst < TARGET_P95_MS ? 'met' : 'MISSED'}`);
-  log(`[${label}] worst 12-month/30-day p95 ratio ${Math.max(...ratios).toFixed(2)} (target <= 3): ${Math.max(...ratios) <= 3 ? 'met' : 'MISSED'}`);
+  const p95 = await timeRequests(requests, { auth, runs: RUNS, warmup: WARMUP, label, log });
+  printBounds(p95, DASHBOARD.map((q) => q.name), { short: '30 days', long: '12 months', targetMs: TARGET_P95_MS, targetRatio: TARGET_RATIO, label, log });
   return p95;
 }
 
@@ -136,7 +116,7 @@ const bench: Bench = {
         for (let n = 2; n <= SITES; n++) others.push((await kernel.sites.add({ name: `Site ${n}`, domain: `site${n}.example` })).id);
         await load(others, label);
         const manySites = await measure(bk.api, auth, now, label, log);
-        const ratios = Object.entries(manySites).flatMap(([period, names]) => Object.entries(names).map(([name, ms]) => ms / Math.max(1, oneSite[period]![name]!)));
+        const ratios = [...manySites].map(([key, ms]) => ms / Math.max(1, oneSite.get(key)!));
         const worst = Math.max(...ratios);
         log(`[${label}] the first site's dashboard beside ${SITES - 1} more sites: worst p95 ratio to one site ${worst.toFixed(2)}, median ${ratios.sort((a, b) => a - b)[Math.floor(ratios.length / 2)]!.toFixed(2)}`);
       } finally {
