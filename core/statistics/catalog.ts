@@ -10,7 +10,7 @@ export class Catalog {
 
   constructor() {
     for (const join of CORE_JOINS) this.addJoin(join);
-    for (const dimension of CORE_DIMENSIONS) this.addDimension(dimension);
+    for (const dimension of CORE_DIMENSIONS) this.addDimension({ settled: true, ...dimension });
   }
 
   addJoin(join: JoinDef): void {

@@ -34,6 +34,12 @@ export interface DimensionDef {
    * counted twice, and under a negation one without rows is kept.
    */
   rows?: { table: string; key: string; column: string };
+  /**
+   * Its value of a pageview is known when the pageview's day is folded and does
+   * not change after (no later job fills it in), so the day blocks may hold it.
+   * The kernel's dimensions are; a plugin's only when it says so.
+   */
+  settled?: boolean;
 }
 
 const t = (db: Database, name: string) => db.quote(db.table(name));

@@ -25,8 +25,12 @@ const ROWS_PER_LOAD = 60_000;
 export const goalsOfPageview = (db: Database): string =>
   `(SELECT GROUP_CONCAT(gx.goal_id) FROM ${db.quote(db.table('goal_statistics'))} gx WHERE gx.statistic_id = s.ID) AS goals`;
 
-/** Dimensions a block holds: every one with a value per pageview (the goal, kept in rows of its own, stays with the summaries and raw hits). */
-export const inBlocks = (def: DimensionDef): boolean => !def.rows;
+/**
+ * Dimensions a block holds: every settled one with a value per pageview (the
+ * goal, kept in rows of its own, and dimensions a plugin fills in later stay
+ * with the summaries and raw hits).
+ */
+export const inBlocks = (def: DimensionDef): boolean => !def.rows && def.settled === true;
 
 /**
  * Day blocks of folded days, read from raw hits once and kept in memory up to

@@ -46,6 +46,8 @@ describeBrowser('share links in a browser', () => {
 
     await b.page.click('nav.menu a:has-text("Share links")');
     await b.page.waitForSelector('[data-share-form]');
+    // The form is in the page's HTML; its script fills it in from the last view once it runs.
+    await b.page.waitForFunction(() => document.querySelector<HTMLInputElement>('[data-view-url]')?.value !== '');
     expect(await b.page.inputValue('[data-view-url]')).toBe(view);
     expect(await b.page.inputValue('[data-filters]')).toBe(`page_url: ${first}`);
     expect(await b.page.inputValue('[data-date-end]')).toMatch(/^\d{4}-\d{2}-\d{2}$/);
