@@ -52,14 +52,25 @@ function bucketOf(edges: readonly number[], time: number): number {
   return lo;
 }
 
-/** Codes of a column per pageview (a per-session column spread over its sessions' pageviews), in one array type for every block. */
-function rowCodes(block: DayBlock, column: BlockColumn): Uint32Array {
-  if (!column.perSession) return Uint32Array.from(column.codes);
-  const out = new Uint32Array(block.rows);
+/** Codes of a column per pageview (a per-session column spread over its sessions' pageviews) in `out`, one array type for every block. */
+function rowCodes(block: DayBlock, column: BlockColumn, out: Uint32Array): Uint32Array {
   const { session, rows } = block;
   const codes = column.codes;
-  for (let i = 0; i < rows; i++) out[i] = codes[session[i]!]!;
+  if (!column.perSession) out.set(codes);
+  else for (let i = 0; i < rows; i++) out[i] = codes[session[i]!]!;
   return out;
+}
+
+/** A copy of `a` twice as long. */
+function grown(a: Float64Array): Float64Array {
+  const b = new Float64Array(a.length * 2);
+  b.set(a);
+  return b;
+}
+
+/** A typed array of at least `size` entries: `current` when it is large enough. */
+function room<T extends Uint32Array | Int32Array | Float64Array>(current: T, size: number, make: (n: number) => T): T {
+  return current.length >= size ? current : make(Math.max(size, current.length * 2));
 }
 
 /** 1 for each pageview of the block that is in the range, of the status and passes every filter. */
@@ -91,17 +102,6 @@ export function rowMask(block: DayBlock, rows: BlockRows): Uint8Array {
 /** Up to this many possible groups in a block are found by index rather than in a map. */
 const DIRECT_GROUPS = 65536;
 
-interface LocalGroup {
-  group: AccumulatorGroup;
-  /** Its number within the block. */
-  index: number;
-  pageviews: number;
-  timeOnPage: number;
-  conversions: number;
-  sessions: number;
-  bounces: number;
-}
-
 /** Adds what the blocks hold of the query to `acc`: the same components the raw hits of those days would give. */
 export function scanBlocks(blocks: readonly DayBlock[], scan: BlockScan, acc: Accumulator): void {
   const want = new Set(scan.components);
@@ -113,23 +113,35 @@ export function scanBlocks(blocks: readonly DayBlock[], scan: BlockScan, acc: Ac
   if (!scan.edges && scan.dimensions.length === 0) acc.group([]);
   const edges = scan.edges;
   const buckets = edges ? edges.length - 1 : 1;
+  // Work arrays reused from block to block: the codes of each grouping column, the local group of each key, and each local group's counters.
+  const codeBuffers: Uint32Array[] = scan.dimensions.map(() => new Uint32Array(0));
+  let direct: Int32Array = new Int32Array(0);
+  let pageviews: Float64Array = new Float64Array(64);
+  let timeOnPage: Float64Array = new Float64Array(64);
+  let conversions: Float64Array = new Float64Array(64);
+  let sessions: Float64Array = new Float64Array(64);
+  let bounces: Float64Array = new Float64Array(64);
+  const groups: AccumulatorGroup[] = [];
+  const sessionGroups: number[] = [];
   for (const block of blocks) {
-    const { rows, time, session, goals, timeOnPage, sessionVisitor, sessionBounce, sessionFirstTime, visitorKeys, visitorRegisters } = block;
+    const { rows, time, session, goals, sessionVisitor, sessionBounce, sessionFirstTime, visitorKeys, visitorRegisters } = block;
     if (rows === 0) continue;
     const mask = rowMask(block, scan);
     const columns: BlockColumn[] = scan.dimensions.map((d) => block.columns.get(d)!);
-    const codes = columns.map((c) => rowCodes(block, c));
+    const codes = columns.map((c, d) => rowCodes(block, c, (codeBuffers[d] = room(codeBuffers[d]!, rows, (n) => new Uint32Array(n)))));
     const radix = columns.map((c) => c.values.length);
     // A day inside one bucket (a day, week or month of the install's zone) has it once.
     const oneBucket = edges && bucketOf(edges, block.firstTime) === bucketOf(edges, block.lastTime) ? bucketOf(edges, block.firstTime) : -1;
-    // Grouping keys are numbers while every combination of codes fits (an array of groups when there are few), otherwise strings.
+    // Grouping keys are numbers while every combination of codes fits (an index of groups when there are few), otherwise strings.
     const space = radix.reduce((a, b) => a * b, buckets);
     const numeric = space < Number.MAX_SAFE_INTEGER;
-    const direct: Array<LocalGroup | undefined> | null = space <= DIRECT_GROUPS ? new Array<LocalGroup | undefined>(space) : null;
-    const local = new Map<number | string, LocalGroup>();
-    const all: LocalGroup[] = [];
-    // A block holds each session's pageviews one after another: the groups a session reached so far are few.
-    const sessionGroups: number[] = [];
+    const indexed = space <= DIRECT_GROUPS;
+    if (indexed) {
+      direct = room(direct, space, (n) => new Int32Array(n));
+      direct.fill(-1, 0, space);
+    }
+    const local = new Map<number | string, number>();
+    groups.length = 0;
     let reached = 0;
     let current = -1;
     for (let i = 0; i < rows; i++) {
@@ -154,40 +166,49 @@ export function scanBlocks(blocks: readonly DayBlock[], scan: BlockScan, acc: Ac
         for (const c of codes) k += `,${c[i]!}`;
         key = k;
       }
-      let g = direct ? direct[key as number] : local.get(key);
-      if (!g) {
+      let g = indexed ? direct[key as number]! : (local.get(key) ?? -1);
+      if (g === -1) {
         const keys: Array<string | number> = [];
         if (edges) keys.push(bucket);
         columns.forEach((c, d) => keys.push(c.values[codes[d]![i]!] ?? ''));
-        g = { group: acc.group(keys), index: all.length, pageviews: 0, timeOnPage: 0, conversions: 0, sessions: 0, bounces: 0 };
-        all.push(g);
-        if (direct) direct[key as number] = g;
+        g = groups.length;
+        groups.push(acc.group(keys));
+        if (g >= pageviews.length) {
+          pageviews = grown(pageviews);
+          timeOnPage = grown(timeOnPage);
+          conversions = grown(conversions);
+          sessions = grown(sessions);
+          bounces = grown(bounces);
+        }
+        pageviews[g] = timeOnPage[g] = conversions[g] = sessions[g] = bounces[g] = 0;
+        if (indexed) direct[key as number] = g;
         else local.set(key, g);
       }
-      g.pageviews++;
-      g.timeOnPage += timeOnPage[i]!;
+      pageviews[g]!++;
+      timeOnPage[g]! += block.timeOnPage[i]!;
       const completed = goals[i]!;
-      g.conversions += completed;
+      conversions[g]! += completed;
       const v = sessionVisitor[s]!;
-      if (converted && completed > 0) (g.group.converted ??= new VisitorSketch()).addPrepared(visitorKeys[v]!, visitorRegisters[v]!);
+      const group = groups[g]!;
+      if (converted && completed > 0) (group.converted ??= new VisitorSketch()).addPrepared(visitorKeys[v]!, visitorRegisters[v]!);
       if (perSession) {
         let seen = false;
-        for (let r = 0; r < reached && !seen; r++) seen = sessionGroups[r] === g.index;
+        for (let r = 0; r < reached && !seen; r++) seen = sessionGroups[r] === g;
         if (seen) continue;
-        sessionGroups[reached++] = g.index;
-        g.sessions++;
-        g.bounces += sessionBounce[s]!;
-        if (visitors) (g.group.visitors ??= new VisitorSketch()).addPrepared(visitorKeys[v]!, visitorRegisters[v]!);
-        if (firstTime && sessionFirstTime[s] === 1) (g.group.firstTime ??= new VisitorSketch()).addPrepared(visitorKeys[v]!, visitorRegisters[v]!);
+        sessionGroups[reached++] = g;
+        sessions[g]!++;
+        bounces[g]! += sessionBounce[s]!;
+        if (visitors) (group.visitors ??= new VisitorSketch()).addPrepared(visitorKeys[v]!, visitorRegisters[v]!);
+        if (firstTime && sessionFirstTime[s] === 1) (group.firstTime ??= new VisitorSketch()).addPrepared(visitorKeys[v]!, visitorRegisters[v]!);
       }
     }
-    for (const g of all) {
-      const c = g.group.components;
-      if (want.has('pageviews')) c.pageviews += g.pageviews;
-      if (want.has('time_on_page')) c.time_on_page += g.timeOnPage;
-      if (want.has('conversions')) c.conversions += g.conversions;
-      if (want.has('sessions')) c.sessions += g.sessions;
-      if (want.has('bounces')) c.bounces += g.bounces;
-    }
+    groups.forEach((group, g) => {
+      const c = group.components;
+      if (want.has('pageviews')) c.pageviews += pageviews[g]!;
+      if (want.has('time_on_page')) c.time_on_page += timeOnPage[g]!;
+      if (want.has('conversions')) c.conversions += conversions[g]!;
+      if (want.has('sessions')) c.sessions += sessions[g]!;
+      if (want.has('bounces')) c.bounces += bounces[g]!;
+    });
   }
 }
