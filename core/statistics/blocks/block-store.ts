@@ -92,7 +92,7 @@ export class BlockStore {
       if (pending) found.push(pending);
       else missing.push({ day, fold });
     }
-    if (missing.length) found.push(...(await this.load(siteId, missing, dimensions)));
+    if (missing.length) found.push(...this.load(siteId, missing, dimensions));
     return Promise.all(found);
   }
 
@@ -106,7 +106,7 @@ export class BlockStore {
   }
 
   /** Reads the missing days in groups of consecutive days of about ROWS_PER_LOAD pageviews. */
-  private async load(siteId: number, days: readonly Missing[], dimensions: string[]): Promise<Array<Promise<DayBlock>>> {
+  private load(siteId: number, days: readonly Missing[], dimensions: string[]): Array<Promise<DayBlock>> {
     const groups: Missing[][] = [];
     let rows = 0;
     for (const entry of days) {
@@ -121,9 +121,13 @@ export class BlockStore {
         rows = size;
       }
     }
+    // Every day is marked as loading before the first read starts, so a question arriving meanwhile waits for it instead of reading again.
     const out: Array<Promise<DayBlock>> = [];
+    let previous: Promise<unknown> = Promise.resolve();
     for (const group of groups) {
-      const read = this.read(siteId, group, dimensions);
+      // One group at a time: the database answers one scan faster than several at once.
+      const read = previous.then(() => this.read(siteId, group, dimensions));
+      previous = read.catch(() => undefined);
       group.forEach((entry, i) => {
         const key = `${siteId}:${entry.day}`;
         const block = read.then((blocks) => blocks[i]!);
@@ -134,8 +138,6 @@ export class BlockStore {
           }),
         );
       });
-      // One group at a time: the database answers one scan faster than several at once.
-      await read.catch(() => undefined);
     }
     return out;
   }

@@ -45,6 +45,24 @@ describe('day blocks', () => {
     }
   });
 
+  it('are read once for a burst of questions, however the days fall into reads', async () => {
+    const days = wholeDays(RANGE, TZ);
+    const state = table('summary_state');
+    // A dirty day in the middle splits the folded days into two reads.
+    await tk.kernel.db.execute(`UPDATE ${state} SET dirty = 1 WHERE day = ?`, [at('2026-01-14T00:00')]);
+    try {
+      const fresh = restarted();
+      const answers = await Promise.all(Array.from({ length: 8 }, () => fresh.blocks(1, days)));
+      expect(answers[0]!.length).toBeGreaterThan(5);
+      for (const answer of answers) {
+        expect(answer.map((b) => b.day)).toEqual(answers[0]!.map((b) => b.day));
+        answer.forEach((block, i) => expect(block).toBe(answers[0]![i]));
+      }
+    } finally {
+      await tk.kernel.db.execute(`UPDATE ${state} SET dirty = 0 WHERE day = ?`, [at('2026-01-14T00:00')]);
+    }
+  });
+
   it('answer as raw hits do', async () => {
     expect(await stats().engine.run(QUERY)).toEqual(await stats().engine.run({ ...QUERY, mode: 'raw' }));
     const folded = (await tk.kernel.db.select<{ day: number }>(`SELECT day FROM ${table('summary_state')} WHERE day >= ? AND day < ? ORDER BY day`, [RANGE.start, RANGE.end])).map((r) => Number(r.day));
