@@ -59,7 +59,7 @@ export type { StatisticsApi } from './statistics/service';
 export type { WalkedPageview, WalkSource } from './statistics/blocks/walk';
 export type { DataRunContext } from './statistics/registry';
 export { type AllowList, type DataRequest, nameList } from './statistics/request';
-export { autoBucket, bucketEdges, dayStart, isoDay, previousPeriod, rangeOfDays, yearEarlier } from './statistics/dates';
+export { autoBucket, bucketEdges, dayStart, isoDay, lastAtOrBefore, previousPeriod, rangeOfDays, yearEarlier } from './statistics/dates';
 export { percentChange } from './statistics/metrics';
 export { type Frag, frag, joinFrags } from './statistics/sql/fragment';
 export { RETENTION_SETTING, retentionCutoff } from './statistics/summaries/retention';

@@ -122,3 +122,15 @@ export function daysOfMonth(month: number, tz: string): number[] {
   for (let next = nextDay(month, tz); monthStart(next, tz) === month; next = nextDay(next, tz)) days.push(next);
   return days;
 }
+
+/** The index of the last of the ascending `sorted` at or before `t` (0 when `t` comes before them all), looking no further than `last`. */
+export function lastAtOrBefore(sorted: readonly number[], t: number, last = sorted.length - 1): number {
+  let lo = 0;
+  let hi = last;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (sorted[mid]! <= t) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}

@@ -25,7 +25,6 @@ const ARRAYS = ['time', 'timeOnPage', 'notFound', 'goals', 'goalIds', 'session',
 interface Header {
   version: 1;
   rows: number;
-  sessions: number;
   firstTime: number;
   lastTime: number;
   fold: DayFold;
@@ -44,7 +43,6 @@ export function encodeBlock(block: DayBlock): Buffer {
   const header: Header = {
     version: 1,
     rows: block.rows,
-    sessions: block.sessions,
     firstTime: block.firstTime,
     lastTime: block.lastTime,
     fold: block.fold,
@@ -91,7 +89,6 @@ export function decodeBlock(siteId: number, day: number, data: Buffer): DayBlock
     goals: field('goals'),
     goalIds: field('goalIds'),
     session: field('session'),
-    sessions: header.sessions,
     sessionIds: field('sessionIds'),
     sessionVisitor: field('sessionVisitor'),
     sessionBounce: field('sessionBounce'),

@@ -1,4 +1,5 @@
 import type { Accumulator, AccumulatorGroup } from '../accumulator';
+import { lastAtOrBefore } from '../dates';
 import type { Component } from '../metrics';
 import { VisitorSketch } from '../sketch';
 import { filterValues, type StatsFilter, type StatusFilter, type TimeRange } from '../types';
@@ -41,16 +42,7 @@ function matches(values: ReadonlyArray<string | null>, filter: StatsFilter, case
 }
 
 /** The bucket of `time` among `edges` (time is inside them). */
-function bucketOf(edges: readonly number[], time: number): number {
-  let lo = 0;
-  let hi = edges.length - 2;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (edges[mid]! <= time) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
-}
+const bucketOf = (edges: readonly number[], time: number): number => lastAtOrBefore(edges, time, edges.length - 2);
 
 /** Codes of a column per pageview (a per-session column spread over its sessions' pageviews) in `out`, one array type for every block. */
 function rowCodes(block: DayBlock, column: BlockColumn, out: Uint32Array): Uint32Array {

@@ -36,7 +36,6 @@ export interface DayBlock {
   goalIds: Uint32Array;
   /** Its session's number within the day (one array type for every block keeps the scans' loops fast). */
   session: Uint32Array;
-  sessions: number;
   /** Per session: its id in the sessions table. */
   sessionIds: Float64Array;
   /** Per session: its visitor, whether it bounced, whether it was the visitor's first visit. */
@@ -154,7 +153,6 @@ export function buildDayBlock(siteId: number, day: number, fold: DayFold, rows: 
     goals,
     goalIds: Uint32Array.from(goalIds),
     session,
-    sessions: sessionVisitor.length,
     sessionIds: Float64Array.from(sessionIds),
     sessionVisitor: Uint32Array.from(sessionVisitor),
     sessionBounce: Uint8Array.from(sessionBounce),

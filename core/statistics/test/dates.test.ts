@@ -1,4 +1,4 @@
-import { autoBucket, bucketEdges, bucketLabel, dayStart, nextDay, previousPeriod, rangeOfDays, wholeDays, yearEarlier } from '../dates';
+import { autoBucket, bucketEdges, bucketLabel, dayStart, lastAtOrBefore, nextDay, previousPeriod, rangeOfDays, wholeDays, yearEarlier } from '../dates';
 import { safeCell, toCsv } from '../csv';
 
 const TZ = 'Europe/Amsterdam';
@@ -51,5 +51,13 @@ describe('CSV cells', () => {
     expect(safeCell('/page')).toBe('/page');
     expect(safeCell(-5)).toBe(-5);
     expect(toCsv([{ a: '=x', b: 'q"uote', c: 3 }], ['c', 'a'])).toBe('c,a,b\r\n3,\'=x,"q""uote"\r\n');
+  });
+});
+
+describe('lastAtOrBefore', () => {
+  it('finds the last start at or before a time, within a bound', () => {
+    const starts = [10, 20, 30, 40];
+    expect([5, 10, 19, 20, 39, 40, 99].map((t) => lastAtOrBefore(starts, t))).toEqual([0, 0, 0, 1, 2, 3, 3]);
+    expect(lastAtOrBefore(starts, 99, 2)).toBe(2);
   });
 });

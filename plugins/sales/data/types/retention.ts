@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import { badRequest } from '../../../../core';
+import { badRequest, lastAtOrBefore } from '../../../../core';
 import { percent } from '../money';
 import type { CohortMember, SubscriptionQueries } from '../subscription-queries';
 import type { SalesWindow } from '../window';
@@ -34,18 +34,6 @@ function periodStarts(from: number, until: number, interval: Interval, tz: strin
   return starts;
 }
 
-/** The index of the last of the ascending `starts` at or before `t`. */
-function periodOf(starts: readonly number[], t: number): number {
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (starts[mid]! <= t) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
-}
-
 /**
  * §2.8: cohorts of the subscriptions that started in the window, by month
  * (quarter when the window spans more than two years, year when every
@@ -63,7 +51,7 @@ export async function retention(q: SubscriptionQueries, w: SalesWindow, productI
   const starts = periodStarts(range.start, range.end, interval, tz);
   const cohorts = new Map<number, CohortMember[]>();
   for (const m of members) {
-    const i = periodOf(starts, m.startedAt);
+    const i = lastAtOrBefore(starts, m.startedAt);
     if (!cohorts.has(i)) cohorts.set(i, []);
     cohorts.get(i)!.push(m);
   }
