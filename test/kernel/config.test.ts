@@ -27,6 +27,7 @@ describe('loadConfig (the environment in the README)', () => {
       debug: false,
       headlessDomain: null,
       trustProxy: false,
+      statsCacheMb: 64,
     });
   });
 
@@ -100,6 +101,11 @@ describe('loadConfig (the environment in the README)', () => {
     expect(loadConfig({ HOST: 'stats.internal' }).host).toBe('stats.internal');
   });
 
+  it('reads the memory for the statistics day blocks, 0 turning them off', () => {
+    expect(loadConfig({ SVC_STATS_CACHE_MB: '128' }).statsCacheMb).toBe(128);
+    expect(loadConfig({ SVC_STATS_CACHE_MB: '0' }).statsCacheMb).toBe(0);
+  });
+
   it.each([
     [{ PORT: 'http' }, 'PORT: not a port number: http'],
     [{ PORT: '65536' }, 'PORT: not a port number: 65536'],
@@ -112,6 +118,9 @@ describe('loadConfig (the environment in the README)', () => {
     [{ SVC_TIMEZONE: 'Europe/Atlantis' }, 'SVC_TIMEZONE: unknown IANA time zone: Europe/Atlantis'],
     [{ SVC_LICENSE: 'gold' }, 'SVC_LICENSE: must be free, creator or business'],
     [{ HOST: 'http://0.0.0.0' }, 'HOST: not an address or host name: http://0.0.0.0'],
+    [{ SVC_STATS_CACHE_MB: 'lots' }, 'SVC_STATS_CACHE_MB: not a whole number of megabytes: lots'],
+    [{ SVC_STATS_CACHE_MB: '-1' }, 'SVC_STATS_CACHE_MB: not a whole number of megabytes: -1'],
+    [{ SVC_STATS_CACHE_MB: '1.5' }, 'SVC_STATS_CACHE_MB: not a whole number of megabytes: 1.5'],
   ])('refuses %j with a coded one-line error', (env, message) => {
     expect(() => loadConfig(env)).toThrow(expect.objectContaining({ code: 'SVC_ERR_CONFIG', message }));
   });

@@ -89,6 +89,22 @@ describe('day blocks', () => {
     expect(await stats().engine.run(QUERY)).toEqual(expected);
   });
 
+  it('read a stored block that cannot be decoded from raw hits again, and store it anew', async () => {
+    const day = at('2026-01-13T00:00');
+    const [{ n }] = (await tk.kernel.db.select<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table('statistics')} WHERE time >= ? AND time < ?`, [day, day + 86_400])) as [{ n: number }];
+    await tk.kernel.db.execute(`UPDATE ${table('summary_blocks')} SET data = ? WHERE day = ?`, [Buffer.from('not a block'), day]);
+    const [block] = await restarted().blocks(1, [day]);
+    expect(block!.rows).toBe(Number(n));
+    const [stored] = await tk.kernel.db.select<{ data: Buffer }>(`SELECT data FROM ${table('summary_blocks')} WHERE day = ?`, [day]);
+    expect(decodeBlock(1, day, Buffer.from(stored!.data)).rows).toBe(Number(n));
+  });
+
+  it('stay off with no memory for them: every question reads raw hits', async () => {
+    const off = new BlockStore(tk.kernel.db, stats().catalog, stats().runner, stats().state, TZ, createLogger({ level: 'silent' }), 0);
+    expect(off.enabled).toBe(false);
+    expect(await off.encodeDay(1, at('2026-01-13T00:00'), { foldedAt: 0, pageviews: 0 })).toBeNull();
+  });
+
   it('follow a late hit: raw hits answer for the dirty day, the next fold stores a new block', async () => {
     const db = tk.kernel.db;
     const [session] = await db.select<{ ID: number }>(`SELECT ID FROM ${table('sessions')} WHERE uid = 'C'`);
