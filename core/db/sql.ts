@@ -56,3 +56,26 @@ export async function insertIgnoring(
 export async function insertIfAbsent(db: Database, table: string, row: Row, transaction?: Transaction): Promise<boolean> {
   return (await insertIgnoring(db, table, Object.keys(row), [Object.values(row)], transaction)).affected > 0;
 }
+
+/**
+ * Inserts rows of the given columns in one statement; a row whose unique key
+ * (`conflict`) the table already holds, as its collation compares, adds its
+ * `sum` columns to the stored row instead.
+ */
+export async function insertSumming(
+  db: Database,
+  table: string,
+  columns: readonly string[],
+  rows: ReadonlyArray<readonly unknown[]>,
+  conflict: readonly string[],
+  sum: readonly string[],
+  transaction?: Transaction,
+): Promise<void> {
+  const q = db.quote;
+  const tuple = `(${columns.map(() => '?').join(', ')})`;
+  const tail =
+    db.dialect === 'mysql'
+      ? ` ON DUPLICATE KEY UPDATE ${sum.map((c) => `${q(c)} = ${q(c)} + VALUES(${q(c)})`).join(', ')}`
+      : ` ON CONFLICT (${conflict.map(q).join(', ')}) DO UPDATE SET ${sum.map((c) => `${q(c)} = ${q(c)} + excluded.${q(c)}`).join(', ')}`;
+  await db.execute(`INSERT INTO ${q(table)} (${columns.map(q).join(', ')}) VALUES ${rows.map(() => tuple).join(', ')}${tail}`, rows.flat(), transaction);
+}

@@ -38,6 +38,11 @@ export class Accumulator {
     return entry;
   }
 
+  /** Every group as collected, sketches unresolved. */
+  groups(): AccumulatorGroup[] {
+    return [...this.entries.values()];
+  }
+
   /** Adds `c_<component>` columns. */
   addCounts(rows: readonly SqlRow[], components: readonly Component[]): void {
     for (const row of rows) {

@@ -196,12 +196,18 @@ export class BlockStore {
     }
   }
 
-  /** Reads one folded day from raw hits, for the fold to store with its summaries (kept in memory too); null when blocks are off or the day is too large to store. */
-  async encodeDay(siteId: number, day: number, fold: DayFold): Promise<Buffer | null> {
-    if (!this.enabled) return null;
-    const [block] = await this.readRaw(siteId, [{ day, fold }], this.dimensions());
+  /**
+   * Reads one day from raw hits for a fold at `foldedAt`: its block, holding
+   * every pageview the fold counts, and, when blocks are on and it is small
+   * enough to store, its encoding for `summary_blocks` (then it is kept in
+   * memory too).
+   */
+  async readForFold(siteId: number, day: number, foldedAt: number): Promise<{ block: DayBlock; data: Buffer | null }> {
+    const [block] = await this.readRaw(siteId, [{ day, fold: { foldedAt, pageviews: 0 } }], this.dimensions());
+    block!.fold = { foldedAt, pageviews: block!.rows };
+    if (!this.enabled) return { block: block!, data: null };
     const data = encodeBlock(this.keep(block!));
-    return data.length > MAX_STORED_BYTES ? null : data;
+    return { block: block!, data: data.length > MAX_STORED_BYTES ? null : data };
   }
 
   /** Blocks of the given days (sorted, not always consecutive) from raw hits. */

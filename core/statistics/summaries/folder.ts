@@ -1,12 +1,15 @@
 import type { Transaction } from 'sequelize';
 import type { Clock } from '../../clock';
 import type { Database } from '../../db/database';
+import { insertSumming } from '../../db/sql';
 import type { SvcLogger } from '../../logger';
+import { Accumulator, type AccumulatorGroup } from '../accumulator';
+import { scanBlocks } from '../blocks/block-scan';
 import type { BlockStore } from '../blocks/block-store';
 import type { Catalog } from '../catalog';
 import { dayStart, daysOfMonth, monthStart, nextDay } from '../dates';
 import { STATUS_EXPR } from '../dimensions';
-import { ADDITIVE } from '../metrics';
+import { ADDITIVE, type Component, type Components, DISTINCT } from '../metrics';
 import { VisitorSketch } from '../sketch';
 import { frag } from '../sql/fragment';
 import { buildRawSelect, type Group } from '../sql/raw-query';
@@ -22,6 +25,41 @@ const INSERT_CHUNK = 200;
 type Row = Record<string, unknown>;
 
 const STATUS_GROUP: Group = { alias: 'gs', expr: frag(STATUS_EXPR), joins: [] };
+/** The statuses of summary rows (`STATUS_EXPR`: 0, or 1 for a 404) as the block scans filter them. */
+const STATUSES = ['200', '404'] as const;
+/** The key of `summary_dims`. */
+const DIM_KEY = ['site_id', 'dimension', 'status', 'day', 'value'];
+
+/** A dimension's value as a summary row stores it. */
+const storedValue = (value: unknown): string => String(value ?? '').slice(0, 255);
+
+/** The additive components, as summary columns. */
+const additive = (components: Components): Record<string, number> => Object.fromEntries(ADDITIVE.map((c) => [c, components[c]]));
+
+/** The visitor sketches of a summary row and their counts (none when a sketch is missing). */
+function sketchColumns(sketches: Pick<AccumulatorGroup, 'visitors' | 'firstTime' | 'converted'>): Row {
+  const [visitors, firstTime, converted] = [sketches.visitors, sketches.firstTime, sketches.converted].map((s) => s ?? new VisitorSketch()) as [VisitorSketch, VisitorSketch, VisitorSketch];
+  return {
+    visitors: visitors.count(),
+    first_time_visitors: firstTime.count(),
+    converted_visitors: converted.count(),
+    visitor_sketch: visitors.toBuffer(),
+    first_time_sketch: firstTime.toBuffer(),
+    converted_sketch: converted.toBuffer(),
+  };
+}
+
+/** Groups of one dimension by the value a summary row stores (values alike in their first 255 characters are one row), their components summed. */
+function byStoredValue(groups: readonly AccumulatorGroup[]): Map<string, Components> {
+  const out = new Map<string, Components>();
+  for (const group of groups) {
+    const value = storedValue(group.keys[0]);
+    const sum = out.get(value);
+    if (!sum) out.set(value, { ...group.components });
+    else for (const c of ADDITIVE) sum[c] += group.components[c];
+  }
+  return out;
+}
 
 /** Distinct visitors of one summary row: all of them, first-time ones, those who completed a goal. */
 class VisitorSketches {
@@ -45,14 +83,7 @@ class VisitorSketches {
   }
 
   columns(): Row {
-    return {
-      visitors: this.visitors.count(),
-      first_time_visitors: this.firstTime.count(),
-      converted_visitors: this.converted.count(),
-      visitor_sketch: this.visitors.toBuffer(),
-      first_time_sketch: this.firstTime.toBuffer(),
-      converted_sketch: this.converted.toBuffer(),
-    };
+    return sketchColumns(this);
   }
 }
 
@@ -157,43 +188,65 @@ export class SummaryFolder {
     return days;
   }
 
-  /** Replaces the summaries of one day of a site (and, unless told otherwise, the roll-up of its month). */
+  /**
+   * Replaces the summaries of one day of a site (and, unless told otherwise,
+   * the roll-up of its month). The day's pageviews are read once, as a day
+   * block: the totals and every dimension the block holds are counted from it;
+   * the goal and dimensions a plugin fills in later are asked of raw hits.
+   */
   async foldDay(siteId: number, day: number, rollUp = true): Promise<void> {
-    const ranges = [{ start: day, end: nextDay(day, this.timezone) }];
-    const select = (groups: Group[], visitorList = false) =>
-      this.runner.select<Row>(
-        'summary_fold',
-        buildRawSelect(this.db, this.catalog, { siteId, ranges, status: 'all', filters: [], groups, components: visitorList ? [] : ADDITIVE, visitorList }),
-        this.runner.timeoutMs * 10,
-      );
-    const totals = await select([STATUS_GROUP]);
-    const sketches = sketchesBy(await select([STATUS_GROUP], true), (row) => String(Number(row.gs)));
+    const foldedAt = this.clock.unix();
+    const { block, data } = await this.blocks.readForFold(siteId, day, foldedAt);
+    const scan = (status: '200' | '404', dimensions: string[], components: readonly Component[]) => {
+      const acc = new Accumulator([]);
+      scanBlocks([block], { range: { start: day, end: nextDay(day, this.timezone) }, status, filters: [], caseInsensitiveEquals: false, edges: null, dimensions, components }, acc);
+      return acc.groups().filter((group) => group.components.pageviews > 0);
+    };
+    const dayRows: Row[] = [];
     const dimRows: Row[] = [];
     const sketchRows: Row[] = [];
-    const valueOf = (row: Row) => String(row.gd ?? '').slice(0, 255);
+    for (const status of [0, 1]) {
+      for (const total of scan(STATUSES[status]!, [], [...ADDITIVE, ...DISTINCT])) dayRows.push({ site_id: siteId, day, status, ...additive(total.components), ...sketchColumns(total) });
+    }
     for (const name of this.catalog.names()) {
       const def = this.catalog.dimension(name);
       if (!def.summarised) continue;
-      const groups = [STATUS_GROUP, { alias: 'gd', expr: frag(def.expr), joins: def.joins }];
-      for (const row of await select(groups)) dimRows.push({ site_id: siteId, dimension: name, status: Number(row.gs), day, value: valueOf(row), ...counts(row) });
+      if (block.columns.has(name)) {
+        for (const status of [0, 1]) {
+          for (const [value, components] of byStoredValue(scan(STATUSES[status]!, [name], ADDITIVE))) dimRows.push({ site_id: siteId, dimension: name, status, day, value, ...additive(components) });
+        }
+        continue;
+      }
+      const select = (visitorList: boolean) =>
+        this.runner.select<Row>(
+          'summary_fold',
+          buildRawSelect(this.db, this.catalog, {
+            siteId,
+            ranges: [{ start: day, end: nextDay(day, this.timezone) }],
+            status: 'all',
+            filters: [],
+            groups: [STATUS_GROUP, { alias: 'gd', expr: frag(def.expr), joins: def.joins }],
+            components: visitorList ? [] : ADDITIVE,
+            visitorList,
+          }),
+          this.runner.timeoutMs * 10,
+        );
+      for (const row of await select(false)) dimRows.push({ site_id: siteId, dimension: name, status: Number(row.gs), day, value: storedValue(row.gd), ...counts(row) });
       if (!def.sketched) continue;
-      for (const [key, entry] of sketchesBy(await select(groups, true), (row) => JSON.stringify([Number(row.gs), valueOf(row)]))) {
+      for (const [key, entry] of sketchesBy(await select(true), (row) => JSON.stringify([Number(row.gs), storedValue(row.gd)]))) {
         const [status, value] = JSON.parse(key) as [number, string];
         sketchRows.push({ site_id: siteId, dimension: name, status, day, value, ...entry.columns() });
       }
     }
-    const dayRows = totals.map((row) => ({ site_id: siteId, day, status: Number(row.gs), ...counts(row), ...(sketches.get(String(Number(row.gs))) ?? new VisitorSketches()).columns() }));
-    const fold = { foldedAt: this.clock.unix(), pageviews: totals.reduce((n, row) => n + Number(row.c_pageviews ?? 0), 0) };
-    const block = await this.blocks.encodeDay(siteId, day, fold);
     await this.db.transaction(async (t) => {
       for (const table of ['summary_days', 'summary_dims', 'summary_dim_sketches', 'summary_state', 'summary_blocks']) {
         await this.db.execute(`DELETE FROM ${this.db.quote(this.db.table(table))} WHERE site_id = ? AND day = ?`, [siteId, day], t);
       }
       await this.insertRows('summary_days', dayRows, t);
-      await this.insertRows('summary_dims', dimRows, t);
+      await this.insertRows('summary_dims', dimRows, t, DIM_KEY, ADDITIVE);
       await this.insertRows('summary_dim_sketches', sketchRows, t);
-      await this.insertRows('summary_state', [{ site_id: siteId, day, folded_at: fold.foldedAt, dirty: 0 }], t);
-      if (block) await this.insertRows('summary_blocks', [{ site_id: siteId, day, folded_at: fold.foldedAt, pageviews: fold.pageviews, data: block }], t);
+      await this.insertRows('summary_state', [{ site_id: siteId, day, folded_at: foldedAt, dirty: 0 }], t);
+      if (data) await this.insertRows('summary_blocks', [{ site_id: siteId, day, folded_at: foldedAt, pageviews: block.fold.pageviews, data }], t);
       if (rollUp) await this.rollUpMonth(siteId, monthStart(day, this.timezone), t);
     });
   }
@@ -228,18 +281,17 @@ export class SummaryFolder {
     );
   }
 
-  private async insertRows(table: string, rows: Row[], t: Transaction): Promise<void> {
+  /** Inserts rows; with `conflict`, a row whose key the table's collation finds already inserted adds its `sum` columns to it (MariaDB takes `/Blog` and `/blog` as one value). */
+  private async insertRows(table: string, rows: Row[], t: Transaction, conflict?: readonly string[], sum?: readonly string[]): Promise<void> {
     if (rows.length === 0) return;
     const columns = Object.keys(rows[0]!);
+    const name = this.db.table(table);
     const q = this.db.quote;
     const tuple = `(${columns.map(() => '?').join(', ')})`;
     for (let at = 0; at < rows.length; at += INSERT_CHUNK) {
-      const chunk = rows.slice(at, at + INSERT_CHUNK);
-      await this.db.execute(
-        `INSERT INTO ${q(this.db.table(table))} (${columns.map(q).join(', ')}) VALUES ${chunk.map(() => tuple).join(', ')}`,
-        chunk.flatMap((r) => columns.map((c) => r[c])),
-        t,
-      );
+      const chunk = rows.slice(at, at + INSERT_CHUNK).map((r) => columns.map((c) => r[c]));
+      if (conflict && sum) await insertSumming(this.db, name, columns, chunk, conflict, sum, t);
+      else await this.db.execute(`INSERT INTO ${q(name)} (${columns.map(q).join(', ')}) VALUES ${chunk.map(() => tuple).join(', ')}`, chunk.flat(), t);
     }
   }
 }
