@@ -64,7 +64,7 @@ export class StatisticsEngine {
       acc.addCounts(await this.runner.select(query.id, this.raw(plan, rawRanges, plan.components)), plan.components);
     } else {
       const raw = rawRanges.length > 0 ? this.addRaw(plan, acc, rawRanges) : Promise.resolve();
-      scanBlocks(blocks, this.blockScan(plan), acc);
+      scanBlocks(blocks, this.blockScan(plan), acc, this.blocks.visitorIndex(query.siteId));
       await raw;
     }
     return this.finish(plan, acc);

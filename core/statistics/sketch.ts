@@ -88,6 +88,19 @@ export class VisitorSketch {
     return Buffer.concat([Buffer.from([DENSE]), this.dense!]);
   }
 
+  /** The sketch of the visitors `members` (indexes into `keys` and `registers`, each once), as adding them one by one would make it. */
+  static ofPrepared(members: readonly number[], keys: readonly string[], registers: ArrayLike<number>): VisitorSketch {
+    const sketch = new VisitorSketch();
+    if (members.length <= SPARSE_LIMIT) {
+      for (const m of members) sketch.addPrepared(keys[m]!, registers[m]!);
+      return sketch;
+    }
+    sketch.sparse = null;
+    sketch.dense = new Uint8Array(REGISTERS);
+    for (const m of members) sketch.setRegister(registers[m]!);
+    return sketch;
+  }
+
   static from(data: Buffer | Uint8Array | string | null | undefined): VisitorSketch {
     const sketch = new VisitorSketch();
     if (!data || data.length === 0) return sketch;

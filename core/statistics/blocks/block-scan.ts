@@ -1,9 +1,11 @@
 import type { Accumulator, AccumulatorGroup } from '../accumulator';
 import { lastAtOrBefore } from '../dates';
 import type { Component } from '../metrics';
-import { VisitorSketch } from '../sketch';
+import type { VisitorSketch } from '../sketch';
 import { filterValues, type StatsFilter, type StatusFilter, type TimeRange } from '../types';
 import type { BlockColumn, DayBlock } from './day-block';
+import { VisitorBits } from './visitor-bits';
+import type { VisitorIndex } from './visitor-index';
 
 /** Which pageviews of the blocks count: in the range, of the status, passing every filter. */
 export interface BlockRows {
@@ -53,13 +55,6 @@ function rowCodes(block: DayBlock, column: BlockColumn, out: Uint32Array): Uint3
   return out;
 }
 
-/** A copy of `a` twice as long. */
-function grown(a: Float64Array): Float64Array {
-  const b = new Float64Array(a.length * 2);
-  b.set(a);
-  return b;
-}
-
 /** A typed array of at least `size` entries: `current` when it is large enough. */
 function room<T extends Uint32Array | Int32Array | Float64Array>(current: T, size: number, make: (n: number) => T): T {
   return current.length >= size ? current : make(Math.max(size, current.length * 2));
@@ -94,113 +89,230 @@ export function rowMask(block: DayBlock, rows: BlockRows): Uint8Array {
 /** Up to this many possible groups in a block are found by index rather than in a map. */
 const DIRECT_GROUPS = 65536;
 
-/** Adds what the blocks hold of the query to `acc`: the same components the raw hits of those days would give. */
-export function scanBlocks(blocks: readonly DayBlock[], scan: BlockScan, acc: Accumulator): void {
-  const want = new Set(scan.components);
-  const visitors = want.has('visitors');
-  const firstTime = want.has('first_time_visitors');
-  const converted = want.has('converted_visitors');
-  const perSession = want.has('sessions') || want.has('bounces') || visitors || firstTime;
-  // Without grouping there is one answer row, even when nothing matches (as an aggregate query gives).
-  if (!scan.edges && scan.dimensions.length === 0) acc.group([]);
-  const edges = scan.edges;
-  const buckets = edges ? edges.length - 1 : 1;
-  // Work arrays reused from block to block: the codes of each grouping column, the local group of each key, and each local group's counters.
-  const codeBuffers: Uint32Array[] = scan.dimensions.map(() => new Uint32Array(0));
-  let direct: Int32Array = new Int32Array(0);
-  let pageviews: Float64Array = new Float64Array(64);
-  let timeOnPage: Float64Array = new Float64Array(64);
-  let conversions: Float64Array = new Float64Array(64);
-  let sessions: Float64Array = new Float64Array(64);
-  let bounces: Float64Array = new Float64Array(64);
-  const groups: AccumulatorGroup[] = [];
-  const sessionGroups: number[] = [];
-  for (const block of blocks) {
-    const { rows, time, session, goals, sessionVisitor, sessionBounce, sessionFirstTime, visitorKeys, visitorRegisters } = block;
-    if (rows === 0) continue;
-    const mask = rowMask(block, scan);
-    const columns: BlockColumn[] = scan.dimensions.map((d) => block.columns.get(d)!);
-    const codes = columns.map((c, d) => rowCodes(block, c, (codeBuffers[d] = room(codeBuffers[d]!, rows, (n) => new Uint32Array(n)))));
+/** Additive counters per group of a scan, grown as groups appear. */
+class Counters {
+  pageviews = new Float64Array(64);
+  timeOnPage = new Float64Array(64);
+  conversions = new Float64Array(64);
+  sessions = new Float64Array(64);
+  bounces = new Float64Array(64);
+
+  /** Makes room for group `g`. */
+  reserve(g: number): void {
+    if (g < this.pageviews.length) return;
+    const grow = (a: Float64Array) => {
+      const b = new Float64Array(a.length * 2);
+      b.set(a);
+      return b;
+    };
+    this.pageviews = grow(this.pageviews);
+    this.timeOnPage = grow(this.timeOnPage);
+    this.conversions = grow(this.conversions);
+    this.sessions = grow(this.sessions);
+    this.bounces = grow(this.bounces);
+  }
+}
+
+/**
+ * The groups of one scan: each block's grouping keys (a time bucket and the
+ * codes of the grouping columns) resolved to the scan's group numbers, one
+ * per accumulator group.
+ */
+class ScanGroups {
+  readonly groups: AccumulatorGroup[] = [];
+  private readonly numbers = new Map<AccumulatorGroup, number>();
+  private readonly codeBuffers: Uint32Array[];
+  private keys = new Float64Array(0);
+  private smallKeys = new Int32Array(0);
+  private direct = new Int32Array(0);
+
+  constructor(
+    private readonly acc: Accumulator,
+    private readonly scan: BlockScan,
+    readonly counters: Counters,
+  ) {
+    this.codeBuffers = scan.dimensions.map(() => new Uint32Array(0));
+  }
+
+  /** The scan's group of each pageview of the block in `out` (-1 for those the mask leaves out). */
+  assign(block: DayBlock, mask: Uint8Array, out: Int32Array): void {
+    const { rows, time } = block;
+    const { edges } = this.scan;
+    const buckets = edges ? edges.length - 1 : 1;
+    const columns: BlockColumn[] = this.scan.dimensions.map((d) => block.columns.get(d)!);
+    const codes = columns.map((c, d) => rowCodes(block, c, (this.codeBuffers[d] = room(this.codeBuffers[d]!, rows, (n) => new Uint32Array(n)))));
     const radix = columns.map((c) => c.values.length);
+    const space = radix.reduce((a, b) => a * b, buckets);
+    const make = (i: number, bucket: number): number => {
+      const keys: Array<string | number> = edges ? [bucket] : [];
+      columns.forEach((c, d) => keys.push(c.values[codes[d]![i]!] ?? ''));
+      const group = this.acc.group(keys);
+      let g = this.numbers.get(group);
+      if (g === undefined) {
+        g = this.groups.length;
+        this.groups.push(group);
+        this.numbers.set(group, g);
+        this.counters.reserve(g);
+      }
+      return g;
+    };
     // A day inside one bucket (a day, week or month of the install's zone) has it once.
     const oneBucket = edges && bucketOf(edges, block.firstTime) === bucketOf(edges, block.lastTime) ? bucketOf(edges, block.firstTime) : -1;
-    // Grouping keys are numbers while every combination of codes fits (an index of groups when there are few), otherwise strings.
-    const space = radix.reduce((a, b) => a * b, buckets);
-    const numeric = space < Number.MAX_SAFE_INTEGER;
-    const indexed = space <= DIRECT_GROUPS;
-    if (indexed) {
-      direct = room(direct, space, (n) => new Int32Array(n));
+    const bucketAt = (i: number) => (edges === null ? 0 : oneBucket >= 0 ? oneBucket : bucketOf(edges, time[i]!));
+    if (space >= Number.MAX_SAFE_INTEGER) {
+      // Too many combinations for a number: keys as strings.
+      const local = new Map<string, number>();
+      for (let i = 0; i < rows; i++) {
+        if (mask[i] === 0) {
+          out[i] = -1;
+          continue;
+        }
+        const bucket = bucketAt(i);
+        let key = String(bucket);
+        for (const c of codes) key += `,${c[i]!}`;
+        let g = local.get(key);
+        if (g === undefined) local.set(key, (g = make(i, bucket)));
+        out[i] = g;
+      }
+      return;
+    }
+    if (space <= DIRECT_GROUPS) {
+      const keys = (this.smallKeys = room(this.smallKeys, rows, (n) => new Int32Array(n)));
+      this.keysOf(keys, rows, codes, radix, buckets, bucketAt);
+      const direct = (this.direct = room(this.direct, space, (n) => new Int32Array(n)));
       direct.fill(-1, 0, space);
+      for (let i = 0; i < rows; i++) {
+        if (mask[i] === 0) {
+          out[i] = -1;
+          continue;
+        }
+        const key = keys[i]!;
+        let g = direct[key]!;
+        if (g === -1) g = direct[key] = make(i, bucketAt(i));
+        out[i] = g;
+      }
+      return;
     }
-    const local = new Map<number | string, number>();
-    groups.length = 0;
-    let reached = 0;
-    let current = -1;
+    const keys = (this.keys = room(this.keys, rows, (n) => new Float64Array(n)));
+    this.keysOf(keys, rows, codes, radix, buckets, bucketAt);
+    const local = new Map<number, number>();
     for (let i = 0; i < rows; i++) {
-      if (mask[i] === 0) continue;
-      const s = session[i]!;
-      if (s !== current) {
-        current = s;
-        reached = 0;
+      if (mask[i] === 0) {
+        out[i] = -1;
+        continue;
       }
-      const bucket = edges === null ? 0 : oneBucket >= 0 ? oneBucket : bucketOf(edges, time[i]!);
-      let key: number | string;
-      if (numeric) {
-        let k = bucket;
-        let scale = buckets;
-        for (let d = 0; d < codes.length; d++) {
-          k += codes[d]![i]! * scale;
-          scale *= radix[d]!;
-        }
-        key = k;
-      } else {
-        let k = String(bucket);
-        for (const c of codes) k += `,${c[i]!}`;
-        key = k;
-      }
-      let g = indexed ? direct[key as number]! : (local.get(key) ?? -1);
-      if (g === -1) {
-        const keys: Array<string | number> = [];
-        if (edges) keys.push(bucket);
-        columns.forEach((c, d) => keys.push(c.values[codes[d]![i]!] ?? ''));
-        g = groups.length;
-        groups.push(acc.group(keys));
-        if (g >= pageviews.length) {
-          pageviews = grown(pageviews);
-          timeOnPage = grown(timeOnPage);
-          conversions = grown(conversions);
-          sessions = grown(sessions);
-          bounces = grown(bounces);
-        }
-        pageviews[g] = timeOnPage[g] = conversions[g] = sessions[g] = bounces[g] = 0;
-        if (indexed) direct[key as number] = g;
-        else local.set(key, g);
-      }
-      pageviews[g]!++;
-      timeOnPage[g]! += block.timeOnPage[i]!;
-      const completed = goals[i]!;
-      conversions[g]! += completed;
-      const v = sessionVisitor[s]!;
-      const group = groups[g]!;
-      if (converted && completed > 0) (group.converted ??= new VisitorSketch()).addPrepared(visitorKeys[v]!, visitorRegisters[v]!);
-      if (perSession) {
-        let seen = false;
-        for (let r = 0; r < reached && !seen; r++) seen = sessionGroups[r] === g;
-        if (seen) continue;
-        sessionGroups[reached++] = g;
-        sessions[g]!++;
-        bounces[g]! += sessionBounce[s]!;
-        if (visitors) (group.visitors ??= new VisitorSketch()).addPrepared(visitorKeys[v]!, visitorRegisters[v]!);
-        if (firstTime && sessionFirstTime[s] === 1) (group.firstTime ??= new VisitorSketch()).addPrepared(visitorKeys[v]!, visitorRegisters[v]!);
-      }
+      let g = local.get(keys[i]!);
+      if (g === undefined) local.set(keys[i]!, (g = make(i, bucketAt(i))));
+      out[i] = g;
     }
-    groups.forEach((group, g) => {
-      const c = group.components;
-      if (want.has('pageviews')) c.pageviews += pageviews[g]!;
-      if (want.has('time_on_page')) c.time_on_page += timeOnPage[g]!;
-      if (want.has('conversions')) c.conversions += conversions[g]!;
-      if (want.has('sessions')) c.sessions += sessions[g]!;
-      if (want.has('bounces')) c.bounces += bounces[g]!;
-    });
   }
+
+  /** Each pageview's grouping key: its bucket, then each column's code, as digits of mixed radix. */
+  private keysOf<T extends Int32Array | Float64Array>(keys: T, rows: number, codes: Uint32Array[], radix: number[], buckets: number, bucketAt: (i: number) => number): void {
+    if (buckets === 1) keys.fill(0, 0, rows);
+    else for (let i = 0; i < rows; i++) keys[i] = bucketAt(i);
+    let scale = buckets;
+    for (let d = 0; d < codes.length; d++) {
+      const c = codes[d]!;
+      for (let i = 0; i < rows; i++) keys[i]! += c[i]! * scale;
+      scale *= radix[d]!;
+    }
+  }
+}
+
+/** Pageviews, time on page and goal completions of each group. */
+function countRows(block: DayBlock, groupOf: Int32Array, counters: Counters): void {
+  const { rows, timeOnPage, goals } = block;
+  const { pageviews, timeOnPage: time, conversions } = counters;
+  for (let i = 0; i < rows; i++) {
+    const g = groupOf[i]!;
+    if (g < 0) continue;
+    pageviews[g]!++;
+    time[g]! += timeOnPage[i]!;
+    conversions[g]! += goals[i]!;
+  }
+}
+
+/** What a scan counts per session and visitor: sessions and bounces always, visitors in the bitsets it has. */
+interface SessionCounts {
+  counters: Counters;
+  visitors: VisitorBits | null;
+  firstTime: VisitorBits | null;
+  converted: VisitorBits | null;
+}
+
+/** Each session once per group it reached (its rows follow one another), with its visitor; visitors who completed a goal in a group. */
+function countSessions(block: DayBlock, groupOf: Int32Array, numbers: Uint32Array | null, counts: SessionCounts, reached: Int32Array): void {
+  const { rows, session, goals, sessionVisitor, sessionBounce, sessionFirstTime } = block;
+  const { sessions, bounces } = counts.counters;
+  const { visitors, firstTime, converted } = counts;
+  let current = -1;
+  let seen = 0;
+  for (let i = 0; i < rows; i++) {
+    const g = groupOf[i]!;
+    if (g < 0) continue;
+    const s = session[i]!;
+    if (s !== current) {
+      current = s;
+      seen = 0;
+    }
+    if (converted && goals[i]! > 0) converted.add(g, numbers![sessionVisitor[s]!]!);
+    let again = false;
+    for (let r = 0; r < seen && !again; r++) again = reached[r] === g;
+    if (again) continue;
+    reached[seen++] = g;
+    sessions[g]!++;
+    bounces[g]! += sessionBounce[s]!;
+    if (visitors) visitors.add(g, numbers![sessionVisitor[s]!]!);
+    if (firstTime && sessionFirstTime[s] === 1) firstTime.add(g, numbers![sessionVisitor[s]!]!);
+  }
+}
+
+/**
+ * Adds what the blocks hold of the query to `acc`: the same components the
+ * raw hits of those days would give. `index` numbers the visitors of the
+ * site's blocks.
+ */
+export function scanBlocks(blocks: readonly DayBlock[], scan: BlockScan, acc: Accumulator, index: VisitorIndex): void {
+  const want = new Set(scan.components);
+  // Without grouping there is one answer row, even when nothing matches (as an aggregate query gives).
+  if (!scan.edges && scan.dimensions.length === 0) acc.group([]);
+  const distinct = want.has('visitors') || want.has('first_time_visitors') || want.has('converted_visitors');
+  const perSession = distinct || want.has('sessions') || want.has('bounces');
+  // Every block is numbered before the bitsets are made as long as the index.
+  const numbers = distinct ? blocks.map((b) => index.numbers(b)) : [];
+  const bits = (component: Component) => (want.has(component) ? new VisitorBits(index) : null);
+  const counters = new Counters();
+  const counts: SessionCounts = { counters, visitors: bits('visitors'), firstTime: bits('first_time_visitors'), converted: bits('converted_visitors') };
+  const groups = new ScanGroups(acc, scan, counters);
+  let groupOf = new Int32Array(0);
+  // The groups the current session reached: at most one per pageview of the longest session.
+  let reached = new Int32Array(0);
+  blocks.forEach((block, b) => {
+    if (block.rows === 0) return;
+    groupOf = room(groupOf, block.rows, (n) => new Int32Array(n));
+    reached = room(reached, block.rows, (n) => new Int32Array(n));
+    groups.assign(block, rowMask(block, scan), groupOf);
+    countRows(block, groupOf, counters);
+    if (perSession) countSessions(block, groupOf, numbers[b] ?? null, counts, reached);
+  });
+  groups.groups.forEach((group, g) => {
+    const c = group.components;
+    if (want.has('pageviews')) c.pageviews += counters.pageviews[g]!;
+    if (want.has('time_on_page')) c.time_on_page += counters.timeOnPage[g]!;
+    if (want.has('conversions')) c.conversions += counters.conversions[g]!;
+    if (want.has('sessions')) c.sessions += counters.sessions[g]!;
+    if (want.has('bounces')) c.bounces += counters.bounces[g]!;
+    group.visitors = merged(group.visitors, counts.visitors?.sketch(g));
+    group.firstTime = merged(group.firstTime, counts.firstTime?.sketch(g));
+    group.converted = merged(group.converted, counts.converted?.sketch(g));
+  });
+}
+
+/** `a` with `b` merged in, either missing. */
+function merged(a: VisitorSketch | null, b: VisitorSketch | null | undefined): VisitorSketch | null {
+  if (!b) return a;
+  if (!a) return b;
+  a.merge(b);
+  return a;
 }

@@ -8,6 +8,7 @@ import type { QueryRunner } from '../sql/runner';
 import type { SummaryState } from '../summaries/state';
 import { decodeBlock, encodeBlock } from './block-codec';
 import { type BlockRow, type DayBlock, type DayFold, buildDayBlock } from './day-block';
+import { VisitorIndex } from './visitor-index';
 
 /** A day to read, with the fold it is read after. */
 interface Missing {
@@ -17,6 +18,9 @@ interface Missing {
 
 /** A block larger than this (encoded) is not stored: MariaDB's default packet limit is 16 MB. */
 const MAX_STORED_BYTES = 8 * 1024 * 1024;
+
+/** Memory a visitor of a `VisitorIndex` takes, about. */
+const VISITOR_BYTES = 80;
 
 /** Pageviews one loading query reads at most (several days at a time, cut by the summaries' counts). */
 const ROWS_PER_LOAD = 60_000;
@@ -42,6 +46,7 @@ export class BlockStore {
   private readonly cache = new Map<string, DayBlock>();
   private bytes = 0;
   private readonly loading = new Map<string, Promise<DayBlock>>();
+  private readonly visitors = new Map<number, VisitorIndex>();
 
   constructor(
     private readonly db: Database,
@@ -94,6 +99,17 @@ export class BlockStore {
     }
     if (missing.length) found.push(...this.load(siteId, missing, dimensions));
     return Promise.all(found);
+  }
+
+  /**
+   * The numbering of the site's visitors its block scans share. It holds every
+   * visitor of the blocks scanned since it began (about 80 bytes each), and
+   * begins anew once it holds more visitors than the cache's size allows.
+   */
+  visitorIndex(siteId: number): VisitorIndex {
+    let index = this.visitors.get(siteId);
+    if (!index || index.size > this.limitBytes / VISITOR_BYTES) this.visitors.set(siteId, (index = new VisitorIndex()));
+    return index;
   }
 
   /** The site's days whose blocks are in memory, in order. */

@@ -6,6 +6,7 @@ import type { SvcLogger } from '../../logger';
 import { Accumulator, type AccumulatorGroup } from '../accumulator';
 import { scanBlocks } from '../blocks/block-scan';
 import type { BlockStore } from '../blocks/block-store';
+import { VisitorIndex } from '../blocks/visitor-index';
 import type { Catalog } from '../catalog';
 import { dayStart, daysOfMonth, monthStart, nextDay } from '../dates';
 import { STATUS_EXPR } from '../dimensions';
@@ -197,9 +198,10 @@ export class SummaryFolder {
   async foldDay(siteId: number, day: number, rollUp = true): Promise<void> {
     const foldedAt = this.clock.unix();
     const { block, data } = await this.blocks.readForFold(siteId, day, foldedAt);
+    const visitors = new VisitorIndex();
     const scan = (status: '200' | '404', dimensions: string[], components: readonly Component[]) => {
       const acc = new Accumulator([]);
-      scanBlocks([block], { range: { start: day, end: nextDay(day, this.timezone) }, status, filters: [], caseInsensitiveEquals: false, edges: null, dimensions, components }, acc);
+      scanBlocks([block], { range: { start: day, end: nextDay(day, this.timezone) }, status, filters: [], caseInsensitiveEquals: false, edges: null, dimensions, components }, acc, visitors);
       return acc.groups().filter((group) => group.components.pageviews > 0);
     };
     const dayRows: Row[] = [];

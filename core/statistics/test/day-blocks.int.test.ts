@@ -63,6 +63,22 @@ describe('day blocks', () => {
     }
   });
 
+  it('number visitors across days once per site, and begin anew beyond the memory the blocks may take', async () => {
+    const store = restarted();
+    const blocks = await store.blocks(1, wholeDays(RANGE, TZ));
+    const index = store.visitorIndex(1);
+    for (const block of blocks) index.numbers(block);
+    expect(index.size).toBe(new Set(blocks.flatMap((b) => b.visitorKeys)).size);
+    expect(index.size).toBeLessThan(blocks.reduce((n, b) => n + b.visitorKeys.length, 0));
+    expect(store.visitorIndex(1)).toBe(index);
+    // Room for two visitors: the index fills past it and the next scan begins a new one.
+    const small = new BlockStore(tk.kernel.db, stats().catalog, stats().runner, stats().state, TZ, createLogger({ level: 'silent' }), 160);
+    const first = small.visitorIndex(1);
+    for (const block of blocks) first.numbers(block);
+    expect(small.visitorIndex(1)).not.toBe(first);
+    expect(small.visitorIndex(1).size).toBe(0);
+  });
+
   it('answer as raw hits do', async () => {
     expect(await stats().engine.run(QUERY)).toEqual(await stats().engine.run({ ...QUERY, mode: 'raw' }));
     const folded = (await tk.kernel.db.select<{ day: number }>(`SELECT day FROM ${table('summary_state')} WHERE day >= ? AND day < ? ORDER BY day`, [RANGE.start, RANGE.end])).map((r) => Number(r.day));

@@ -1,0 +1,43 @@
+import type { DayBlock } from './day-block';
+
+/**
+ * Numbers the visitors of one site's day blocks across days, so a scan marks
+ * each group's distinct visitors in a bitset instead of a set of hashes. A
+ * block's numbers are worked out once per index (a lookup per visitor of the
+ * day) and kept while the block lives.
+ */
+export class VisitorIndex {
+  private readonly ids = new Map<string, number>();
+  /** Per number: the visitor's hash key and register (`prepareVisitor`). */
+  readonly keys: string[] = [];
+  registers = new Uint32Array(1024);
+  private readonly numbered = new WeakMap<DayBlock, Uint32Array>();
+
+  get size(): number {
+    return this.keys.length;
+  }
+
+  /** The index's number of each of the block's visitors, by the block's own numbering. */
+  numbers(block: DayBlock): Uint32Array {
+    const known = this.numbered.get(block);
+    if (known) return known;
+    const out = new Uint32Array(block.visitorKeys.length);
+    block.visitorKeys.forEach((key, v) => {
+      let id = this.ids.get(key);
+      if (id === undefined) {
+        id = this.keys.length;
+        this.ids.set(key, id);
+        this.keys.push(key);
+        if (id >= this.registers.length) {
+          const grown = new Uint32Array(this.registers.length * 2);
+          grown.set(this.registers);
+          this.registers = grown;
+        }
+        this.registers[id] = block.visitorRegisters[v]!;
+      }
+      out[v] = id;
+    });
+    this.numbered.set(block, out);
+    return out;
+  }
+}
