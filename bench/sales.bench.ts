@@ -96,7 +96,7 @@ async function measure(api: string, auth: string, now: number, label: string, lo
   const requests = Object.entries(periods).flatMap(([period, range]) =>
     TAB.map((q) => ({ period, name: q.name, url: `${api}${q.path}?${new URLSearchParams({ currency: 'EUR', ...range, ...q.params })}` })),
   );
-  const p95 = await timeRequests(requests, { auth, runs: RUNS, warmup: WARMUP, label, log });
+  const { p95 } = await timeRequests(requests, { auth, runs: RUNS, warmup: WARMUP, label, log });
   printBounds(p95, TAB.map((q) => q.name), { short: '30 days', long: '12 months', targetMs: TARGET_P95_MS, targetRatio: TARGET_RATIO, label, log });
 }
 

@@ -55,12 +55,12 @@ export interface TimedRequest {
 /**
  * Times every request `runs` times after `warmup` uncounted rounds, round-robin
  * (so a busy moment of the machine hits them all alike), prints p50/p95 of each
- * and gives the p95s by `period|name`.
+ * and gives them by `period|name`.
  */
 export async function timeRequests(
   requests: readonly TimedRequest[],
   options: { auth: string; runs: number; warmup: number; label: string; log: (line: string) => void },
-): Promise<Map<string, number>> {
+): Promise<{ p50: Map<string, number>; p95: Map<string, number> }> {
   const { auth, runs, warmup, label, log } = options;
   log(`[${label}] load average before the queries: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} on ${os.cpus().length} cores`);
   const times = requests.map(() => [] as number[]);
@@ -74,13 +74,15 @@ export async function timeRequests(
     }
   }
   const width = Math.max(...requests.map((r) => r.name.length)) + 1;
+  const p50 = new Map<string, number>();
   const p95 = new Map<string, number>();
   requests.forEach((r, at) => {
     const sorted = times[at]!.sort((a, b) => a - b);
+    p50.set(`${r.period}|${r.name}`, percentile(sorted, 50));
     p95.set(`${r.period}|${r.name}`, percentile(sorted, 95));
     log(`[${label}] ${r.period.padEnd(9)} ${r.name.padEnd(width)} p50 ${percentile(sorted, 50).toFixed(1).padStart(7)} ms   p95 ${percentile(sorted, 95).toFixed(1).padStart(7)} ms`);
   });
-  return p95;
+  return { p50, p95 };
 }
 
 /** Prints the worst p95 against `targetMs` and the worst `long`/`short` period p95 ratio against `targetRatio`. */
