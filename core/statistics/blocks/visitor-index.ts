@@ -17,26 +17,29 @@ export class VisitorIndex {
     return this.keys.length;
   }
 
+  /** The number of the visitor of hash key `key` and register `register` (`prepareVisitor`), given when first met. */
+  number(key: string, register: number): number {
+    let id = this.ids.get(key);
+    if (id === undefined) {
+      id = this.keys.length;
+      this.ids.set(key, id);
+      this.keys.push(key);
+      if (id >= this.registers.length) {
+        const grown = new Uint32Array(this.registers.length * 2);
+        grown.set(this.registers);
+        this.registers = grown;
+      }
+      this.registers[id] = register;
+    }
+    return id;
+  }
+
   /** The index's number of each of the block's visitors, by the block's own numbering. */
   numbers(block: DayBlock): Uint32Array {
     const known = this.numbered.get(block);
     if (known) return known;
     const out = new Uint32Array(block.visitorKeys.length);
-    block.visitorKeys.forEach((key, v) => {
-      let id = this.ids.get(key);
-      if (id === undefined) {
-        id = this.keys.length;
-        this.ids.set(key, id);
-        this.keys.push(key);
-        if (id >= this.registers.length) {
-          const grown = new Uint32Array(this.registers.length * 2);
-          grown.set(this.registers);
-          this.registers = grown;
-        }
-        this.registers[id] = block.visitorRegisters[v]!;
-      }
-      out[v] = id;
-    });
+    block.visitorKeys.forEach((key, v) => (out[v] = this.number(key, block.visitorRegisters[v]!)));
     this.numbered.set(block, out);
     return out;
   }

@@ -10,13 +10,14 @@ import type { StatsFilter, StatusFilter, TimeRange } from '../types';
 import { type BlockRows, rowMask } from './block-scan';
 import { type BlockStore, goalsOfPageview, inBlocks } from './block-store';
 import type { DayBlock } from './day-block';
+import type { VisitorIndex } from './visitor-index';
 
 /** One pageview of a walk. The object is reused from one call to the next: copy what you keep. */
 export interface WalkedPageview {
   /** The id of its session. */
   session: number;
-  /** Tells visitors apart (a hash of the visitor id, the same on every day). */
-  visitor: string;
+  /** Tells visitors apart: the same number on every day of a walk, small enough to index an array by. */
+  visitor: number;
   time: number;
   page: string;
   /** Ids of the goals it completed. */
@@ -61,15 +62,16 @@ export class PageviewWalker {
     rawRanges.forEach((range, i) => segments.push({ start: range.start, rows: raw[i]! }));
     segments.sort((a, b) => a.start - b.start);
 
-    const pageview: WalkedPageview = { session: 0, visitor: '', time: 0, page: '', goals: NO_GOALS };
+    const pageview: WalkedPageview = { session: 0, visitor: 0, time: 0, page: '', goals: NO_GOALS };
+    const visitors = this.blocks.visitorIndex(src.siteId);
     const rows = { range: src.range, status: src.status, filters, caseInsensitiveEquals: this.db.dialect !== 'sqlite', pages: src.pages };
     for (const segment of segments) {
-      if ('block' in segment) this.walkBlock(segment.block, rows, pageview, visit);
-      else this.walkRows(segment.rows, src.pages, pageview, visit);
+      if ('block' in segment) this.walkBlock(segment.block, visitors.numbers(segment.block), rows, pageview, visit);
+      else this.walkRows(segment.rows, visitors, src.pages, pageview, visit);
     }
   }
 
-  private walkBlock(block: DayBlock, rows: BlockRows & Pick<WalkSource, 'pages'>, pageview: WalkedPageview, visit: (pageview: WalkedPageview) => void): void {
+  private walkBlock(block: DayBlock, visitors: Uint32Array, rows: BlockRows & Pick<WalkSource, 'pages'>, pageview: WalkedPageview, visit: (pageview: WalkedPageview) => void): void {
     const mask = rowMask(block, rows);
     const pages = block.columns.get('page_url')!;
     const wanted = pages.values.map((page) => (page !== null && (rows.pages?.(page) ?? true) ? 1 : 0));
@@ -82,7 +84,7 @@ export class PageviewWalker {
       const page = pages.codes[pages.perSession ? s : i]!;
       if (wanted[page] === 0 && completed === 0) continue;
       pageview.session = block.sessionIds[s]!;
-      pageview.visitor = block.visitorKeys[block.sessionVisitor[s]!]!;
+      pageview.visitor = visitors[block.sessionVisitor[s]!]!;
       pageview.time = block.time[i]!;
       pageview.page = pages.values[page] ?? '';
       pageview.goals = completed === 0 ? NO_GOALS : block.goalIds.subarray(goalAt - completed, goalAt);
@@ -90,15 +92,18 @@ export class PageviewWalker {
     }
   }
 
-  private walkRows(rows: ReadonlyArray<Record<string, unknown>>, pages: WalkSource['pages'], pageview: WalkedPageview, visit: (pageview: WalkedPageview) => void): void {
-    const visitors = new Map<string, string>();
+  private walkRows(rows: ReadonlyArray<Record<string, unknown>>, index: VisitorIndex, pages: WalkSource['pages'], pageview: WalkedPageview, visit: (pageview: WalkedPageview) => void): void {
+    const visitors = new Map<string, number>();
     for (const row of rows) {
       const page = String(row.page ?? '');
       const goals = row.goals === null || row.goals === undefined || row.goals === '' ? NO_GOALS : String(row.goals).split(',').map(Number);
       if (pages && goals.length === 0 && !pages(page)) continue;
       const uid = String(row.uid);
       let visitor = visitors.get(uid);
-      if (visitor === undefined) visitors.set(uid, (visitor = prepareVisitor(uid).key));
+      if (visitor === undefined) {
+        const prepared = prepareVisitor(uid);
+        visitors.set(uid, (visitor = index.number(prepared.key, prepared.register)));
+      }
       pageview.session = Number(row.session_id);
       pageview.visitor = visitor;
       pageview.time = Number(row.time);

@@ -17,9 +17,9 @@ const pageTest = (page: string): RegExp => new RegExp(`^${page.split('*').map((p
  */
 export async function funnelFigures(stats: StatisticsApi, siteId: number, req: DataRequest, funnel: Funnel, labels: readonly string[]): Promise<FunnelStepFigures[]> {
   const steps = funnel.steps;
-  const pageSteps = steps.flatMap((step, i) => ('page' in step ? [{ bit: 2 ** i, test: pageTest(step.page) }] : []));
+  const pageSteps = steps.flatMap((step, i) => ('page' in step ? [{ bit: 1 << i, test: pageTest(step.page) }] : []));
   const goalBits = new Map<number, number>();
-  steps.forEach((step, i) => 'goal' in step && goalBits.set(step.goal, (goalBits.get(step.goal) ?? 0) | (2 ** i)));
+  steps.forEach((step, i) => 'goal' in step && goalBits.set(step.goal, (goalBits.get(step.goal) ?? 0) | (1 << i)));
   const pageMasks = new Map<string, number>();
   const pageMask = (page: string): number => {
     let m = pageMasks.get(page);
@@ -31,7 +31,8 @@ export async function funnelFigures(stats: StatisticsApi, siteId: number, req: D
     return m;
   };
   const progress = new Map<number, number>();
-  const reachedBy = new Map<string, number>();
+  // The furthest step each visitor's sessions reached, by the walk's visitor numbers.
+  let reachedBy = new Uint8Array(1024);
   const source = { siteId, range: req.range, status: req.status, filters: req.filters, pages: (page: string) => pageMask(page) !== 0 };
   // A session's pageviews of a day come one after another: its progress is looked up once per run of them.
   let session = -1;
@@ -45,12 +46,18 @@ export async function funnelFigures(stats: StatisticsApi, siteId: number, req: D
       next = progress.get(session) ?? 0;
     }
     const before = next;
-    while (next < steps.length && (m & (2 ** next)) !== 0) next++;
+    while (next < steps.length && (m & (1 << next)) !== 0) next++;
     if (next === before) return;
     progress.set(session, next);
-    if (next > (reachedBy.get(pv.visitor) ?? 0)) reachedBy.set(pv.visitor, next);
+    if (pv.visitor >= reachedBy.length) {
+      const grown = new Uint8Array(Math.max(pv.visitor + 1, reachedBy.length * 2));
+      grown.set(reachedBy);
+      reachedBy = grown;
+    }
+    if (next > reachedBy[pv.visitor]!) reachedBy[pv.visitor] = next;
   });
-  const counts = steps.map((_, i) => [...reachedBy.values()].filter((n) => n > i).length);
+  const counts = steps.map(() => 0);
+  for (const reached of reachedBy) for (let i = 0; i < reached; i++) counts[i]!++;
   return counts.map((visitors, i) => {
     const before = i === 0 ? visitors : counts[i - 1]!;
     return {
