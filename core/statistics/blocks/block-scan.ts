@@ -46,12 +46,22 @@ function matches(values: ReadonlyArray<string | null>, filter: StatsFilter, case
 /** The bucket of `time` among `edges` (time is inside them). */
 const bucketOf = (edges: readonly number[], time: number): number => lastAtOrBefore(edges, time, edges.length - 2);
 
-/** Codes of a column per pageview (a per-session column spread over its sessions' pageviews) in `out`, one array type for every block. */
-function rowCodes(block: DayBlock, column: BlockColumn, out: Uint32Array): Uint32Array {
-  const { session, rows } = block;
+/** Indexes of the pageviews the mask keeps, in order, in `out`; how many. */
+function selectRows(mask: Uint8Array, rows: number, out: Int32Array): number {
+  let n = 0;
+  for (let i = 0; i < rows; i++) if (mask[i] !== 0) out[n++] = i;
+  return n;
+}
+
+/** A column's code of each selected pageview (a per-session column's through its session) in `out`. */
+function selectedCodes(block: DayBlock, column: BlockColumn, selected: Int32Array, count: number, out: Uint32Array): Uint32Array {
   const codes = column.codes;
-  if (!column.perSession) out.set(codes);
-  else for (let i = 0; i < rows; i++) out[i] = codes[session[i]!]!;
+  if (column.perSession) {
+    const { session } = block;
+    for (let k = 0; k < count; k++) out[k] = codes[session[selected[k]!]!]!;
+  } else {
+    for (let k = 0; k < count; k++) out[k] = codes[selected[k]!]!;
+  }
   return out;
 }
 
@@ -134,18 +144,18 @@ class ScanGroups {
     this.codeBuffers = scan.dimensions.map(() => new Uint32Array(0));
   }
 
-  /** The scan's group of each pageview of the block in `out` (-1 for those the mask leaves out). */
-  assign(block: DayBlock, mask: Uint8Array, out: Int32Array): void {
-    const { rows, time } = block;
+  /** The scan's group of each selected pageview of the block (`count` indexes in `selected`) in `out`. */
+  assign(block: DayBlock, selected: Int32Array, count: number, out: Int32Array): void {
+    const { time } = block;
     const { edges } = this.scan;
     const buckets = edges ? edges.length - 1 : 1;
     const columns: BlockColumn[] = this.scan.dimensions.map((d) => block.columns.get(d)!);
-    const codes = columns.map((c, d) => rowCodes(block, c, (this.codeBuffers[d] = room(this.codeBuffers[d]!, rows, (n) => new Uint32Array(n)))));
+    const codes = columns.map((c, d) => selectedCodes(block, c, selected, count, (this.codeBuffers[d] = room(this.codeBuffers[d]!, count, (n) => new Uint32Array(n)))));
     const radix = columns.map((c) => c.values.length);
     const space = radix.reduce((a, b) => a * b, buckets);
-    const make = (i: number, bucket: number): number => {
+    const make = (k: number, bucket: number): number => {
       const keys: Array<string | number> = edges ? [bucket] : [];
-      columns.forEach((c, d) => keys.push(c.values[codes[d]![i]!] ?? ''));
+      columns.forEach((c, d) => keys.push(c.values[codes[d]![k]!] ?? ''));
       const group = this.acc.group(keys);
       let g = this.numbers.get(group);
       if (g === undefined) {
@@ -158,75 +168,63 @@ class ScanGroups {
     };
     // A day inside one bucket (a day, week or month of the install's zone) has it once.
     const oneBucket = edges && bucketOf(edges, block.firstTime) === bucketOf(edges, block.lastTime) ? bucketOf(edges, block.firstTime) : -1;
-    const bucketAt = (i: number) => (edges === null ? 0 : oneBucket >= 0 ? oneBucket : bucketOf(edges, time[i]!));
+    const bucketAt = (k: number) => (edges === null ? 0 : oneBucket >= 0 ? oneBucket : bucketOf(edges, time[selected[k]!]!));
     if (space >= Number.MAX_SAFE_INTEGER) {
       // Too many combinations for a number: keys as strings.
       const local = new Map<string, number>();
-      for (let i = 0; i < rows; i++) {
-        if (mask[i] === 0) {
-          out[i] = -1;
-          continue;
-        }
-        const bucket = bucketAt(i);
+      for (let k = 0; k < count; k++) {
+        const bucket = bucketAt(k);
         let key = String(bucket);
-        for (const c of codes) key += `,${c[i]!}`;
+        for (const c of codes) key += `,${c[k]!}`;
         let g = local.get(key);
-        if (g === undefined) local.set(key, (g = make(i, bucket)));
-        out[i] = g;
+        if (g === undefined) local.set(key, (g = make(k, bucket)));
+        out[k] = g;
       }
       return;
     }
     if (space <= DIRECT_GROUPS) {
-      const keys = (this.smallKeys = room(this.smallKeys, rows, (n) => new Int32Array(n)));
-      this.keysOf(keys, rows, codes, radix, buckets, bucketAt);
+      const keys = (this.smallKeys = room(this.smallKeys, count, (n) => new Int32Array(n)));
+      this.keysOf(keys, count, codes, radix, buckets, bucketAt);
       const direct = (this.direct = room(this.direct, space, (n) => new Int32Array(n)));
       direct.fill(-1, 0, space);
-      for (let i = 0; i < rows; i++) {
-        if (mask[i] === 0) {
-          out[i] = -1;
-          continue;
-        }
-        const key = keys[i]!;
+      for (let k = 0; k < count; k++) {
+        const key = keys[k]!;
         let g = direct[key]!;
-        if (g === -1) g = direct[key] = make(i, bucketAt(i));
-        out[i] = g;
+        if (g === -1) g = direct[key] = make(k, bucketAt(k));
+        out[k] = g;
       }
       return;
     }
-    const keys = (this.keys = room(this.keys, rows, (n) => new Float64Array(n)));
-    this.keysOf(keys, rows, codes, radix, buckets, bucketAt);
+    const keys = (this.keys = room(this.keys, count, (n) => new Float64Array(n)));
+    this.keysOf(keys, count, codes, radix, buckets, bucketAt);
     const local = new Map<number, number>();
-    for (let i = 0; i < rows; i++) {
-      if (mask[i] === 0) {
-        out[i] = -1;
-        continue;
-      }
-      let g = local.get(keys[i]!);
-      if (g === undefined) local.set(keys[i]!, (g = make(i, bucketAt(i))));
-      out[i] = g;
+    for (let k = 0; k < count; k++) {
+      let g = local.get(keys[k]!);
+      if (g === undefined) local.set(keys[k]!, (g = make(k, bucketAt(k))));
+      out[k] = g;
     }
   }
 
-  /** Each pageview's grouping key: its bucket, then each column's code, as digits of mixed radix. */
-  private keysOf<T extends Int32Array | Float64Array>(keys: T, rows: number, codes: Uint32Array[], radix: number[], buckets: number, bucketAt: (i: number) => number): void {
-    if (buckets === 1) keys.fill(0, 0, rows);
-    else for (let i = 0; i < rows; i++) keys[i] = bucketAt(i);
+  /** Each selected pageview's grouping key: its bucket, then each column's code, as digits of mixed radix. */
+  private keysOf<T extends Int32Array | Float64Array>(keys: T, count: number, codes: Uint32Array[], radix: number[], buckets: number, bucketAt: (k: number) => number): void {
+    if (buckets === 1) keys.fill(0, 0, count);
+    else for (let k = 0; k < count; k++) keys[k] = bucketAt(k);
     let scale = buckets;
     for (let d = 0; d < codes.length; d++) {
       const c = codes[d]!;
-      for (let i = 0; i < rows; i++) keys[i]! += c[i]! * scale;
+      for (let k = 0; k < count; k++) keys[k]! += c[k]! * scale;
       scale *= radix[d]!;
     }
   }
 }
 
 /** Pageviews, time on page and goal completions of each group. */
-function countRows(block: DayBlock, groupOf: Int32Array, counters: Counters): void {
-  const { rows, timeOnPage, goals } = block;
+function countRows(block: DayBlock, selected: Int32Array, count: number, groupOf: Int32Array, counters: Counters): void {
+  const { timeOnPage, goals } = block;
   const { pageviews, timeOnPage: time, conversions } = counters;
-  for (let i = 0; i < rows; i++) {
-    const g = groupOf[i]!;
-    if (g < 0) continue;
+  for (let k = 0; k < count; k++) {
+    const i = selected[k]!;
+    const g = groupOf[k]!;
     pageviews[g]!++;
     time[g]! += timeOnPage[i]!;
     conversions[g]! += goals[i]!;
@@ -242,15 +240,15 @@ interface SessionCounts {
 }
 
 /** Each session once per group it reached (its rows follow one another), with its visitor; visitors who completed a goal in a group. */
-function countSessions(block: DayBlock, groupOf: Int32Array, numbers: Uint32Array | null, counts: SessionCounts, reached: Int32Array): void {
-  const { rows, session, goals, sessionVisitor, sessionBounce, sessionFirstTime } = block;
+function countSessions(block: DayBlock, selected: Int32Array, count: number, groupOf: Int32Array, numbers: Uint32Array | null, counts: SessionCounts, reached: Int32Array): void {
+  const { session, goals, sessionVisitor, sessionBounce, sessionFirstTime } = block;
   const { sessions, bounces } = counts.counters;
   const { visitors, firstTime, converted } = counts;
   let current = -1;
   let seen = 0;
-  for (let i = 0; i < rows; i++) {
-    const g = groupOf[i]!;
-    if (g < 0) continue;
+  for (let k = 0; k < count; k++) {
+    const i = selected[k]!;
+    const g = groupOf[k]!;
     const s = session[i]!;
     if (s !== current) {
       current = s;
@@ -285,16 +283,20 @@ export function scanBlocks(blocks: readonly DayBlock[], scan: BlockScan, acc: Ac
   const counters = new Counters();
   const counts: SessionCounts = { counters, visitors: bits('visitors'), firstTime: bits('first_time_visitors'), converted: bits('converted_visitors') };
   const groups = new ScanGroups(acc, scan, counters);
+  let selected = new Int32Array(0);
   let groupOf = new Int32Array(0);
   // The groups the current session reached: at most one per pageview of the longest session.
   let reached = new Int32Array(0);
   blocks.forEach((block, b) => {
     if (block.rows === 0) return;
-    groupOf = room(groupOf, block.rows, (n) => new Int32Array(n));
-    reached = room(reached, block.rows, (n) => new Int32Array(n));
-    groups.assign(block, rowMask(block, scan), groupOf);
-    countRows(block, groupOf, counters);
-    if (perSession) countSessions(block, groupOf, numbers[b] ?? null, counts, reached);
+    selected = room(selected, block.rows, (n) => new Int32Array(n));
+    const count = selectRows(rowMask(block, scan), block.rows, selected);
+    if (count === 0) return;
+    groupOf = room(groupOf, count, (n) => new Int32Array(n));
+    reached = room(reached, count, (n) => new Int32Array(n));
+    groups.assign(block, selected, count, groupOf);
+    countRows(block, selected, count, groupOf, counters);
+    if (perSession) countSessions(block, selected, count, groupOf, numbers[b] ?? null, counts, reached);
   });
   groups.groups.forEach((group, g) => {
     const c = group.components;
