@@ -4,6 +4,7 @@ import type { Component } from '../metrics';
 import type { VisitorSketch } from '../sketch';
 import { filterValues, type StatsFilter, type StatusFilter, type TimeRange } from '../types';
 import type { BlockColumn, DayBlock } from './day-block';
+import { room, roomFor } from './typed-arrays';
 import { VisitorBits } from './visitor-bits';
 import type { VisitorIndex } from './visitor-index';
 
@@ -65,11 +66,6 @@ function selectedCodes(block: DayBlock, column: BlockColumn, selected: Int32Arra
   return out;
 }
 
-/** A typed array of at least `size` entries: `current` when it is large enough. */
-function room<T extends Uint32Array | Int32Array | Float64Array>(current: T, size: number, make: (n: number) => T): T {
-  return current.length >= size ? current : make(Math.max(size, current.length * 2));
-}
-
 /** 1 for each pageview of the block that is in the range, of the status and passes every filter. */
 export function rowMask(block: DayBlock, rows: BlockRows): Uint8Array {
   const n = block.rows;
@@ -109,17 +105,12 @@ class Counters {
 
   /** Makes room for group `g`. */
   reserve(g: number): void {
-    if (g < this.pageviews.length) return;
-    const grow = (a: Float64Array) => {
-      const b = new Float64Array(a.length * 2);
-      b.set(a);
-      return b;
-    };
-    this.pageviews = grow(this.pageviews);
-    this.timeOnPage = grow(this.timeOnPage);
-    this.conversions = grow(this.conversions);
-    this.sessions = grow(this.sessions);
-    this.bounces = grow(this.bounces);
+    const make = (n: number) => new Float64Array(n);
+    this.pageviews = roomFor(this.pageviews, g, make);
+    this.timeOnPage = roomFor(this.timeOnPage, g, make);
+    this.conversions = roomFor(this.conversions, g, make);
+    this.sessions = roomFor(this.sessions, g, make);
+    this.bounces = roomFor(this.bounces, g, make);
   }
 }
 

@@ -1,4 +1,5 @@
 import type { DayBlock } from './day-block';
+import { roomFor } from './typed-arrays';
 
 /**
  * Numbers the visitors of one site's day blocks across days, so a scan marks
@@ -24,11 +25,7 @@ export class VisitorIndex {
       id = this.keys.length;
       this.ids.set(key, id);
       this.keys.push(key);
-      if (id >= this.registers.length) {
-        const grown = new Uint32Array(this.registers.length * 2);
-        grown.set(this.registers);
-        this.registers = grown;
-      }
+      this.registers = roomFor(this.registers, id, (n) => new Uint32Array(n));
       this.registers[id] = register;
     }
     return id;

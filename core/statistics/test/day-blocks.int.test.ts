@@ -79,6 +79,22 @@ describe('day blocks', () => {
     expect(small.visitorIndex(1).size).toBe(0);
   });
 
+  it('answer a burst of questions and walks alike, all sharing the site visitor numbering', async () => {
+    const raw = await stats().engine.run({ ...QUERY, mode: 'raw' });
+    const walk = async () => {
+      const visitors = new Set<number>();
+      let pageviews = 0;
+      await stats().walker.walk('test_walk', { siteId: 1, range: RANGE, status: '200', filters: QUERY.filters }, (pv) => {
+        visitors.add(pv.visitor);
+        pageviews++;
+      });
+      return { visitors: visitors.size, pageviews };
+    };
+    const [total] = await stats().engine.run({ ...QUERY, id: 'test_total', groupBy: [], metrics: ['visitors', 'pageviews'], mode: 'raw' });
+    const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => (i % 2 ? walk() : stats().engine.run(QUERY))));
+    answers.forEach((answer, i) => expect(answer).toEqual(i % 2 ? { visitors: total!.visitors, pageviews: total!.pageviews } : raw));
+  });
+
   it('answer as raw hits do', async () => {
     expect(await stats().engine.run(QUERY)).toEqual(await stats().engine.run({ ...QUERY, mode: 'raw' }));
     const folded = (await tk.kernel.db.select<{ day: number }>(`SELECT day FROM ${table('summary_state')} WHERE day >= ? AND day < ? ORDER BY day`, [RANGE.start, RANGE.end])).map((r) => Number(r.day));
