@@ -88,16 +88,16 @@ export class VisitorSketch {
     return Buffer.concat([Buffer.from([DENSE]), this.dense!]);
   }
 
-  /** The sketch of the visitors `members` (indexes into `keys` and `registers`, each once), as adding them one by one would make it. */
-  static ofPrepared(members: readonly number[], keys: readonly string[], registers: ArrayLike<number>): VisitorSketch {
+  /** The sketch of the first `count` visitors of `members` (indexes into `keys` and `registers`, each once), as adding them one by one would make it. */
+  static ofPrepared(members: ArrayLike<number>, count: number, keys: readonly string[], registers: ArrayLike<number>): VisitorSketch {
     const sketch = new VisitorSketch();
-    if (members.length <= SPARSE_LIMIT) {
-      for (const m of members) sketch.addPrepared(keys[m]!, registers[m]!);
+    if (count <= SPARSE_LIMIT) {
+      for (let k = 0; k < count; k++) sketch.addPrepared(keys[members[k]!]!, registers[members[k]!]!);
       return sketch;
     }
     sketch.sparse = null;
     sketch.dense = new Uint8Array(REGISTERS);
-    for (const m of members) sketch.setRegister(registers[m]!);
+    for (let k = 0; k < count; k++) sketch.setRegister(registers[members[k]!]!);
     return sketch;
   }
 

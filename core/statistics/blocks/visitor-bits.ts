@@ -1,4 +1,5 @@
 import { VisitorSketch } from '../sketch';
+import { room, roomFor } from './typed-arrays';
 import type { VisitorIndex } from './visitor-index';
 
 /** Memory the bitsets of one scan may take by default; groups beyond it count their visitors in sketches. */
@@ -13,6 +14,10 @@ const BUDGET_BYTES = 32 * 1024 * 1024;
 export class VisitorBits {
   private readonly bits: Array<Uint32Array | null> = [];
   private readonly sketches: Array<VisitorSketch | null> = [];
+  /** Visitors marked in each group's bitset. */
+  private counts = new Uint32Array(64);
+  /** Work array listing one group's visitors. */
+  private members = new Uint32Array(0);
   private readonly words: number;
   private bytes = 0;
 
@@ -26,8 +31,14 @@ export class VisitorBits {
   add(group: number, visitor: number): void {
     let bits = this.bits[group];
     if (bits === undefined) bits = this.open(group);
-    if (bits !== null) bits[visitor >>> 5]! |= 1 << (visitor & 31);
-    else this.sketches[group]!.addPrepared(this.index.keys[visitor]!, this.index.registers[visitor]!);
+    if (bits !== null) {
+      const word = visitor >>> 5;
+      const bit = 1 << (visitor & 31);
+      if ((bits[word]! & bit) === 0) {
+        bits[word]! |= bit;
+        this.counts[group]!++;
+      }
+    } else this.sketches[group]!.addPrepared(this.index.keys[visitor]!, this.index.registers[visitor]!);
   }
 
   /** The group's visitors as a sketch, or null when it has none. */
@@ -35,22 +46,24 @@ export class VisitorBits {
     const bits = this.bits[group];
     if (bits === undefined) return null;
     if (bits === null) return this.sketches[group]!;
-    const members: number[] = [];
+    const members = (this.members = room(this.members, this.counts[group]!, (n) => new Uint32Array(n)));
+    let n = 0;
     for (let w = 0; w < bits.length; w++) {
       let word = bits[w]!;
       while (word !== 0) {
         const low = word & -word;
-        members.push(w * 32 + 31 - Math.clz32(low));
+        members[n++] = w * 32 + 31 - Math.clz32(low);
         word ^= low;
       }
     }
-    return VisitorSketch.ofPrepared(members, this.index.keys, this.index.registers);
+    return VisitorSketch.ofPrepared(members, n, this.index.keys, this.index.registers);
   }
 
   private open(group: number): Uint32Array | null {
     if (this.bytes + this.words * 4 <= this.budgetBytes) {
       this.bytes += this.words * 4;
       this.bits[group] = new Uint32Array(this.words);
+      this.counts = roomFor(this.counts, group, (n) => new Uint32Array(n));
       this.sketches[group] = null;
     } else {
       this.bits[group] = null;
