@@ -20,6 +20,8 @@ export interface WalkedPageview {
   visitor: number;
   time: number;
   page: string;
+  /** Its page's tag (`WalkSource.tag`). */
+  tag: number;
   /** Ids of the goals it completed. */
   goals: ArrayLike<number>;
 }
@@ -29,11 +31,15 @@ export interface WalkSource {
   range: TimeRange;
   status: StatusFilter;
   filters: readonly StatsFilter[];
-  /** Only pageviews of pages this accepts, or that completed a goal (asked once per distinct page of a day). */
-  pages?: (page: string) => boolean;
+  /**
+   * A page's tag, handed as the pageview's `tag` (asked once per distinct page of a day): 0 keeps only the
+   * page's pageviews that completed a goal. Without it every pageview comes, tagged 1.
+   */
+  tag?: (page: string) => number;
 }
 
-const NO_GOALS: readonly number[] = [];
+// Goals are always a typed array, so a plugin's loop over them sees one kind of array.
+const NO_GOALS = new Uint32Array(0);
 
 type Segment = { start: number; block: DayBlock } | { start: number; rows: ReadonlyArray<Record<string, unknown>> };
 
@@ -62,42 +68,49 @@ export class PageviewWalker {
     rawRanges.forEach((range, i) => segments.push({ start: range.start, rows: raw[i]! }));
     segments.sort((a, b) => a.start - b.start);
 
-    const pageview: WalkedPageview = { session: 0, visitor: 0, time: 0, page: '', goals: NO_GOALS };
+    const pageview: WalkedPageview = { session: 0, visitor: 0, time: 0, page: '', tag: 0, goals: NO_GOALS };
     const visitors = this.blocks.visitorIndex(src.siteId);
-    const rows = { range: src.range, status: src.status, filters, caseInsensitiveEquals: this.db.dialect !== 'sqlite', pages: src.pages };
+    const rows = { range: src.range, status: src.status, filters, caseInsensitiveEquals: this.db.dialect !== 'sqlite' };
+    const tag = src.tag ?? (() => 1);
     for (const segment of segments) {
-      if ('block' in segment) this.walkBlock(segment.block, visitors.numbers(segment.block), rows, pageview, visit);
-      else this.walkRows(segment.rows, visitors, src.pages, pageview, visit);
+      if ('block' in segment) this.walkBlock(segment.block, visitors.numbers(segment.block), rows, tag, pageview, visit);
+      else this.walkRows(segment.rows, visitors, tag, pageview, visit);
     }
   }
 
-  private walkBlock(block: DayBlock, visitors: Uint32Array, rows: BlockRows & Pick<WalkSource, 'pages'>, pageview: WalkedPageview, visit: (pageview: WalkedPageview) => void): void {
+  private walkBlock(block: DayBlock, visitors: Uint32Array, rows: BlockRows, tag: (page: string) => number, pageview: WalkedPageview, visit: (pageview: WalkedPageview) => void): void {
     const mask = rowMask(block, rows);
     const pages = block.columns.get('page_url')!;
-    const wanted = pages.values.map((page) => (page !== null && (rows.pages?.(page) ?? true) ? 1 : 0));
+    const { values, codes, perSession } = pages;
+    const tags = Float64Array.from(values, (page) => (page === null ? 0 : tag(page)));
+    // The block's arrays in locals: `visit` is a plugin's function, after which fields would be read anew.
+    const { goals, goalIds, session, sessionIds, sessionVisitor, time } = block;
     let goalAt = 0;
     for (let i = 0; i < block.rows; i++) {
-      const completed = block.goals[i]!;
+      const completed = goals[i]!;
       goalAt += completed;
       if (mask[i] === 0) continue;
-      const s = block.session[i]!;
-      const page = pages.codes[pages.perSession ? s : i]!;
-      if (wanted[page] === 0 && completed === 0) continue;
-      pageview.session = block.sessionIds[s]!;
-      pageview.visitor = visitors[block.sessionVisitor[s]!]!;
-      pageview.time = block.time[i]!;
-      pageview.page = pages.values[page] ?? '';
-      pageview.goals = completed === 0 ? NO_GOALS : block.goalIds.subarray(goalAt - completed, goalAt);
+      const s = session[i]!;
+      const page = codes[perSession ? s : i]!;
+      const pageTag = tags[page]!;
+      if (pageTag === 0 && completed === 0) continue;
+      pageview.session = sessionIds[s]!;
+      pageview.visitor = visitors[sessionVisitor[s]!]!;
+      pageview.time = time[i]!;
+      pageview.page = values[page] ?? '';
+      pageview.tag = pageTag;
+      pageview.goals = completed === 0 ? NO_GOALS : goalIds.subarray(goalAt - completed, goalAt);
       visit(pageview);
     }
   }
 
-  private walkRows(rows: ReadonlyArray<Record<string, unknown>>, index: VisitorIndex, pages: WalkSource['pages'], pageview: WalkedPageview, visit: (pageview: WalkedPageview) => void): void {
+  private walkRows(rows: ReadonlyArray<Record<string, unknown>>, index: VisitorIndex, tag: (page: string) => number, pageview: WalkedPageview, visit: (pageview: WalkedPageview) => void): void {
     const visitors = new Map<string, number>();
     for (const row of rows) {
       const page = String(row.page ?? '');
-      const goals = row.goals === null || row.goals === undefined || row.goals === '' ? NO_GOALS : String(row.goals).split(',').map(Number);
-      if (pages && goals.length === 0 && !pages(page)) continue;
+      const goals = row.goals === null || row.goals === undefined || row.goals === '' ? NO_GOALS : Uint32Array.from(String(row.goals).split(','), Number);
+      const pageTag = tag(page);
+      if (pageTag === 0 && goals.length === 0) continue;
       const uid = String(row.uid);
       let visitor = visitors.get(uid);
       if (visitor === undefined) {
@@ -108,6 +121,7 @@ export class PageviewWalker {
       pageview.visitor = visitor;
       pageview.time = Number(row.time);
       pageview.page = page;
+      pageview.tag = pageTag;
       pageview.goals = goals;
       visit(pageview);
     }

@@ -2,6 +2,13 @@ import type { DataRequest, StatisticsApi } from '../../../core';
 import type { Funnel } from './funnel';
 import type { FunnelStepFigures } from './shapes';
 
+/**
+ * Pageview times a generation of session progress spans. A day's pageviews come in session order, so
+ * times go back by up to a day within one: three days keep a session's progress far longer than the
+ * 30 minutes between two of its hits.
+ */
+const FORGET_SECONDS = 3 * 86400;
+
 const percent = (part: number, whole: number): number => (whole > 0 ? Math.round((part / whole) * 10000) / 100 : 0);
 
 /** A page step's pattern as LIKE reads it: `*` any run of characters, ASCII letters in either case. */
@@ -30,25 +37,37 @@ export async function funnelFigures(stats: StatisticsApi, siteId: number, req: D
     }
     return m;
   };
-  const progress = new Map<number, number>();
+  // Each session's progress, in two generations: sessions end after 30 minutes without a hit, so
+  // progress untouched for two generations (each spans more than FORGET_SECONDS of pageview times)
+  // is forgotten, and the maps hold a few days' sessions instead of the whole period's.
+  let recent = new Map<number, number>();
+  let older = new Map<number, number>();
+  let generationStart = -Infinity;
   // The furthest step each visitor's sessions reached, by the walk's visitor numbers.
   let reachedBy = new Uint8Array(1024);
-  const source = { siteId, range: req.range, status: req.status, filters: req.filters, pages: (page: string) => pageMask(page) !== 0 };
+  const source = { siteId, range: req.range, status: req.status, filters: req.filters, tag: pageMask };
   // A session's pageviews of a day come one after another: its progress is looked up once per run of them.
   let session = -1;
   let next = 0;
   await stats.walkPageviews(source, (pv) => {
-    let m = pageMask(pv.page);
+    let m = pv.tag;
     for (let g = 0; g < pv.goals.length; g++) m |= goalBits.get(pv.goals[g]!) ?? 0;
     if (m === 0) return;
     if (pv.session !== session) {
+      if (pv.time > generationStart + FORGET_SECONDS) {
+        older = recent;
+        recent = new Map();
+        generationStart = pv.time;
+      }
       session = pv.session;
-      next = progress.get(session) ?? 0;
+      let known = recent.get(session);
+      if (known === undefined && (known = older.get(session)) !== undefined) recent.set(session, known);
+      next = known ?? 0;
     }
     const before = next;
     while (next < steps.length && (m & (1 << next)) !== 0) next++;
     if (next === before) return;
-    progress.set(session, next);
+    recent.set(session, next);
     if (pv.visitor >= reachedBy.length) {
       const grown = new Uint8Array(Math.max(pv.visitor + 1, reachedBy.length * 2));
       grown.set(reachedBy);

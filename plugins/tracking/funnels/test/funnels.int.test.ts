@@ -165,4 +165,34 @@ describe('funnels: definitions per site, each step’s visitors in order within 
     expect(tk.kernel.statistics.blocks.cached(DEFAULT_SITE_ID)).toEqual([Date.parse('2026-05-04T00:00:00Z') / 1000]);
     expect([await steps(), await steps(filtered)]).toEqual(before);
   });
+  it('follows a session across midnight however far the walk has gone, from raw hits and from day blocks', async () => {
+    // x1 is the walk's first pageview; on 6 May x2 (an older session, so first in that day's block) comes more
+    // than three days after it and starts a new generation of session progress before w1 goes on to pricing.
+    clock.set('2026-05-03T00:00:10Z');
+    await view('x1', '/');
+    clock.set('2026-05-05T23:59:00Z');
+    await view('x2', '/', {}, 0);
+    await view('w1', '/', {}, 30);
+    await view('x2', '/', {}, 60);
+    await view('w1', '/pricing', {}, 20);
+    expect(await count(tk, 'sessions', 'uid = ?', ['w1'])).toBe(1);
+    // 4 May as the first test has it, then x1, x2 and w1 at the first step and w1 at the second.
+    const expected = [
+      [7, 100, 0, 0],
+      [3, 42.86, 4, 57.14],
+      [1, 14.29, 2, 66.67],
+    ];
+    const period = { date_start: '2026-05-03', date_end: '2026-05-06' };
+    const signIn = async () => {
+      admin = await tk.signedIn();
+      headers = { 'x-svc-nonce': await tk.nonce(admin) };
+    };
+    await signIn();
+    expect(await steps(period)).toEqual(expected);
+    clock.set('2026-05-07T06:00:00Z');
+    await signIn();
+    await tk.kernel.statistics.folder.foldPending();
+    expect(await steps(period)).toEqual(expected);
+    expect(tk.kernel.statistics.blocks.cached(DEFAULT_SITE_ID)).toEqual(expect.arrayContaining(['2026-05-03', '2026-05-05', '2026-05-06'].map((d) => Date.parse(`${d}T00:00:00Z`) / 1000)));
+  });
 });
