@@ -53,6 +53,16 @@ describe('visitor numbering and bitsets', () => {
     expect(bits.sketch(2)).toBeNull();
   });
 
+  it('counts a visitor marked twice once, so a group of 400 visitors seen on two days stays exact', () => {
+    const index = new VisitorIndex();
+    const days = [dayOf(0, uids(0, 400)), dayOf(86400, uids(0, 400))];
+    const numbers = days.map((d) => index.numbers(d));
+    const bits = new VisitorBits(index);
+    for (const day of numbers) for (const n of day) bits.add(0, n);
+    expect(contents(bits.sketch(0)!)).toEqual(contents(sketchOf(uids(0, 400))));
+    expect(bits.sketch(0)!.count()).toBe(400);
+  });
+
   it('counts the groups beyond its memory budget in sketches, with the same answers', () => {
     const index = new VisitorIndex();
     const day = dayOf(0, uids(0, 600));
