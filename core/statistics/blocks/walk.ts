@@ -10,6 +10,7 @@ import type { StatsFilter, StatusFilter, TimeRange } from '../types';
 import { type BlockRows, rowMask } from './block-scan';
 import { type BlockStore, goalsOfPageview, inBlocks } from './block-store';
 import type { DayBlock } from './day-block';
+import { room } from './typed-arrays';
 import type { VisitorIndex } from './visitor-index';
 
 /** One pageview of a walk. The object is reused from one call to the next: copy what you keep. */
@@ -41,7 +42,13 @@ export interface WalkSource {
 // Goals are always a typed array, so a plugin's loop over them sees one kind of array.
 const NO_GOALS = new Uint32Array(0);
 
-type Segment = { start: number; block: DayBlock } | { start: number; rows: ReadonlyArray<Record<string, unknown>> };
+/** Work arrays of one walk, reused from block to block. */
+interface WalkWork {
+  picked: Int32Array;
+  goalEnd: Int32Array;
+}
+
+type Segment = { start: number; block: DayBlock } | { start: number; rows: Promise<Array<Record<string, unknown>>> };
 
 /**
  * Hands a plugin every pageview of a site's range that passes the status and
@@ -64,42 +71,54 @@ export class PageviewWalker {
     const blocks = usable ? await this.blocks.blocks(src.siteId, wholeDays(src.range, this.timezone)) : [];
     const segments: Segment[] = blocks.map((block) => ({ start: block.day, block }));
     const rawRanges = subtractDays(src.range, blocks.map((b) => b.day).sort((a, b) => a - b), this.timezone);
-    const raw = await Promise.all(rawRanges.map((range) => this.rawRows(queryId, { ...src, filters, range })));
-    rawRanges.forEach((range, i) => segments.push({ start: range.start, rows: raw[i]! }));
+    // The raw hits are read while the blocks before them are walked.
+    for (const range of rawRanges) segments.push({ start: range.start, rows: this.rawRows(queryId, { ...src, filters, range }) });
     segments.sort((a, b) => a.start - b.start);
+    // A refused read should not go unhandled while earlier blocks are walked; it is thrown where it is awaited.
+    for (const segment of segments) if ('rows' in segment) segment.rows.catch(() => undefined);
 
     const pageview: WalkedPageview = { session: 0, visitor: 0, time: 0, page: '', tag: 0, goals: NO_GOALS };
     const visitors = this.blocks.visitorIndex(src.siteId);
     const rows = { range: src.range, status: src.status, filters, caseInsensitiveEquals: this.db.dialect !== 'sqlite' };
     const tag = src.tag ?? (() => 1);
+    const work: WalkWork = { picked: new Int32Array(0), goalEnd: new Int32Array(0) };
     for (const segment of segments) {
-      if ('block' in segment) this.walkBlock(segment.block, visitors.numbers(segment.block), rows, tag, pageview, visit);
-      else this.walkRows(segment.rows, visitors, tag, pageview, visit);
+      if ('block' in segment) this.walkBlock(segment.block, visitors.numbers(segment.block), rows, tag, work, pageview, visit);
+      else this.walkRows(await segment.rows, visitors, tag, pageview, visit);
     }
   }
 
-  private walkBlock(block: DayBlock, visitors: Uint32Array, rows: BlockRows, tag: (page: string) => number, pageview: WalkedPageview, visit: (pageview: WalkedPageview) => void): void {
+  private walkBlock(block: DayBlock, visitors: Uint32Array, rows: BlockRows, tag: (page: string) => number, work: WalkWork, pageview: WalkedPageview, visit: (pageview: WalkedPageview) => void): void {
     const mask = rowMask(block, rows);
     const pages = block.columns.get('page_url')!;
     const { values, codes, perSession } = pages;
     const tags = Float64Array.from(values, (page) => (page === null ? 0 : tag(page)));
-    // The block's arrays in locals: `visit` is a plugin's function, after which fields would be read anew.
     const { goals, goalIds, session, sessionIds, sessionVisitor, time } = block;
+    // First the pageviews to hand over (kept by the mask, of a tagged page or completing a goal) and where their goal ids end,
+    // in a loop without calls; then one call each.
+    const picked = (work.picked = room(work.picked, block.rows, (n) => new Int32Array(n)));
+    const goalEnd = (work.goalEnd = room(work.goalEnd, block.rows, (n) => new Int32Array(n)));
+    let count = 0;
     let goalAt = 0;
     for (let i = 0; i < block.rows; i++) {
       const completed = goals[i]!;
       goalAt += completed;
-      if (mask[i] === 0) continue;
+      if (mask[i] !== 0 && (completed !== 0 || tags[codes[perSession ? session[i]! : i]!] !== 0)) {
+        picked[count] = i;
+        goalEnd[count++] = goalAt;
+      }
+    }
+    for (let k = 0; k < count; k++) {
+      const i = picked[k]!;
       const s = session[i]!;
       const page = codes[perSession ? s : i]!;
-      const pageTag = tags[page]!;
-      if (pageTag === 0 && completed === 0) continue;
+      const completed = goals[i]!;
       pageview.session = sessionIds[s]!;
       pageview.visitor = visitors[sessionVisitor[s]!]!;
       pageview.time = time[i]!;
       pageview.page = values[page] ?? '';
-      pageview.tag = pageTag;
-      pageview.goals = completed === 0 ? NO_GOALS : goalIds.subarray(goalAt - completed, goalAt);
+      pageview.tag = tags[page]!;
+      pageview.goals = completed === 0 ? NO_GOALS : goalIds.subarray(goalEnd[k]! - completed, goalEnd[k]!);
       visit(pageview);
     }
   }
