@@ -2,13 +2,6 @@ import type { DataRequest, StatisticsApi } from '../../../core';
 import type { Funnel } from './funnel';
 import type { FunnelStepFigures } from './shapes';
 
-/**
- * Pageview times a generation of session progress spans. A day's pageviews come in session order, so
- * times go back by up to a day within one: three days keep a session's progress far longer than the
- * 30 minutes between two of its hits.
- */
-const FORGET_SECONDS = 3 * 86400;
-
 const percent = (part: number, whole: number): number => (whole > 0 ? Math.round((part / whole) * 10000) / 100 : 0);
 
 /** A page step's pattern as LIKE reads it: `*` any run of characters, ASCII letters in either case. */
@@ -37,12 +30,7 @@ export async function funnelFigures(stats: StatisticsApi, siteId: number, req: D
     }
     return m;
   };
-  // Each session's progress, in two generations: sessions end after 30 minutes without a hit, so
-  // progress untouched for two generations (each spans more than FORGET_SECONDS of pageview times)
-  // is forgotten, and the maps hold a few days' sessions instead of the whole period's.
-  let recent = new Map<number, number>();
-  let older = new Map<number, number>();
-  let generationStart = -Infinity;
+  const progress = new Map<number, number>();
   // The furthest step each visitor's sessions reached, by the walk's visitor numbers.
   let reachedBy = new Uint8Array(1024);
   const source = { siteId, range: req.range, status: req.status, filters: req.filters, tag: pageMask };
@@ -54,20 +42,13 @@ export async function funnelFigures(stats: StatisticsApi, siteId: number, req: D
     for (let g = 0; g < pv.goals.length; g++) m |= goalBits.get(pv.goals[g]!) ?? 0;
     if (m === 0) return;
     if (pv.session !== session) {
-      if (pv.time > generationStart + FORGET_SECONDS) {
-        older = recent;
-        recent = new Map();
-        generationStart = pv.time;
-      }
       session = pv.session;
-      let known = recent.get(session);
-      if (known === undefined && (known = older.get(session)) !== undefined) recent.set(session, known);
-      next = known ?? 0;
+      next = progress.get(session) ?? 0;
     }
     const before = next;
     while (next < steps.length && (m & (1 << next)) !== 0) next++;
     if (next === before) return;
-    recent.set(session, next);
+    progress.set(session, next);
     if (pv.visitor >= reachedBy.length) {
       const grown = new Uint8Array(Math.max(pv.visitor + 1, reachedBy.length * 2));
       grown.set(reachedBy);
