@@ -1,5 +1,5 @@
 import { VisitorSketch } from '../sketch';
-import { room, roomFor } from './typed-arrays';
+import { room } from './typed-arrays';
 import type { VisitorIndex } from './visitor-index';
 
 /** Memory the bitsets of one scan may take by default; groups beyond it count their visitors in sketches. */
@@ -14,9 +14,7 @@ const BUDGET_BYTES = 32 * 1024 * 1024;
 export class VisitorBits {
   private readonly bits: Array<Uint32Array | null> = [];
   private readonly sketches: Array<VisitorSketch | null> = [];
-  /** Visitors marked in each group's bitset. */
-  private counts = new Uint32Array(64);
-  /** Work array listing one group's visitors. */
+  /** Work array listing one group's visitors: at most every visitor of the index. */
   private members = new Uint32Array(0);
   private readonly words: number;
   private bytes = 0;
@@ -31,14 +29,8 @@ export class VisitorBits {
   add(group: number, visitor: number): void {
     let bits = this.bits[group];
     if (bits === undefined) bits = this.open(group);
-    if (bits !== null) {
-      const word = visitor >>> 5;
-      const bit = 1 << (visitor & 31);
-      if ((bits[word]! & bit) === 0) {
-        bits[word]! |= bit;
-        this.counts[group]!++;
-      }
-    } else this.sketches[group]!.addPrepared(this.index.keys[visitor]!, this.index.registers[visitor]!);
+    if (bits !== null) bits[visitor >>> 5]! |= 1 << (visitor & 31);
+    else this.sketches[group]!.addPrepared(this.index.keys[visitor]!, this.index.registers[visitor]!);
   }
 
   /** The group's visitors as a sketch, or null when it has none. */
@@ -46,7 +38,7 @@ export class VisitorBits {
     const bits = this.bits[group];
     if (bits === undefined) return null;
     if (bits === null) return this.sketches[group]!;
-    const members = (this.members = room(this.members, this.counts[group]!, (n) => new Uint32Array(n)));
+    const members = (this.members = room(this.members, this.words * 32, (n) => new Uint32Array(n)));
     let n = 0;
     for (let w = 0; w < bits.length; w++) {
       let word = bits[w]!;
@@ -63,7 +55,6 @@ export class VisitorBits {
     if (this.bytes + this.words * 4 <= this.budgetBytes) {
       this.bytes += this.words * 4;
       this.bits[group] = new Uint32Array(this.words);
-      this.counts = roomFor(this.counts, group, (n) => new Uint32Array(n));
       this.sketches[group] = null;
     } else {
       this.bits[group] = null;
