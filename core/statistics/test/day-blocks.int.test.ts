@@ -183,4 +183,28 @@ describe('day blocks', () => {
     const [total] = await db.select<{ n: number }>(`SELECT SUM(pageviews) AS n FROM ${table('summary_days')} WHERE site_id = 1 AND day = ?`, [day]);
     expect(Number(total!.n)).toBe(3);
   });
+  it('walk up to the first raw read the database refuses and throw it, leaving no later refusal unhandled', async () => {
+    const state = table('summary_state');
+    const dirty = at('2026-01-14T00:00');
+    // Folded days in memory, then two raw reads: the dirty day and the half day at the end.
+    const src = { siteId: 1, range: { start: at('2026-01-10T00:00'), end: RANGE.end - 43200 }, status: '200' as const, filters: [] };
+    await stats().walker.walk('test_walk', src, () => undefined);
+    await tk.kernel.db.execute(`UPDATE ${state} SET dirty = 1 WHERE day = ?`, [dirty]);
+    const unhandled: unknown[] = [];
+    const note = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', note);
+    await tk.kernel.db.execute(`ALTER TABLE ${table('statistics')} RENAME TO ${table('statistics_away')}`);
+    try {
+      const walked = new Set<number>();
+      await expect(stats().walker.walk('test_walk', src, (pv) => walked.add(pv.time))).rejects.toThrow();
+      expect(walked.size).toBeGreaterThan(0);
+      expect(Math.max(...walked)).toBeLessThan(dirty);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', note);
+      await tk.kernel.db.execute(`ALTER TABLE ${table('statistics_away')} RENAME TO ${table('statistics')}`);
+      await tk.kernel.db.execute(`UPDATE ${state} SET dirty = 0 WHERE day = ?`, [dirty]);
+    }
+  });
 });
