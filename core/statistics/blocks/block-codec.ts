@@ -20,10 +20,13 @@ function kindOf(array: Typed): Kind {
 }
 
 /** The block's fields stored as typed arrays, in the order they are written. */
-const ARRAYS = ['time', 'timeOnPage', 'notFound', 'goals', 'goalIds', 'session', 'sessionIds', 'sessionVisitor', 'sessionBounce', 'sessionFirstTime', 'visitorRegisters'] as const;
+const ARRAYS = ['time', 'timeOnPage', 'notFound', 'goals', 'goalIds', 'session', 'sessionIds', 'sessionVisitor', 'sessionBounce', 'sessionFirstTime', 'sessionStart', 'visitorRegisters'] as const;
+
+/** The format `encodeBlock` writes; a block of an earlier one is read anew from raw hits. */
+const VERSION = 2;
 
 interface Header {
-  version: 1;
+  version: number;
   rows: number;
   firstTime: number;
   lastTime: number;
@@ -41,7 +44,7 @@ export function encodeBlock(block: DayBlock): Buffer {
   const arrays: Typed[] = ARRAYS.map((name) => block[name]);
   const columns = [...block.columns].map(([name, c]) => ({ name, perSession: c.perSession, kind: kindOf(c.codes), length: c.codes.length, values: [...c.values] }));
   const header: Header = {
-    version: 1,
+    version: VERSION,
     rows: block.rows,
     firstTime: block.firstTime,
     lastTime: block.lastTime,
@@ -56,11 +59,12 @@ export function encodeBlock(block: DayBlock): Buffer {
   return Buffer.concat([length, json, ...arrays.map(bytes), ...[...block.columns.values()].map((c) => bytes(c.codes)), Buffer.from(block.visitorKeys.join(''), 'hex')]);
 }
 
-/** The block `encodeBlock` wrote, for the site and day it was stored under. */
-export function decodeBlock(siteId: number, day: number, data: Buffer): DayBlock {
+/** The block `encodeBlock` wrote, for the site and day it was stored under; null when an earlier release wrote it in an earlier format. */
+export function decodeBlock(siteId: number, day: number, data: Buffer): DayBlock | null {
   const headerLength = data.readUInt32LE(0);
   const header = JSON.parse(data.subarray(4, 4 + headerLength).toString()) as Header;
-  if (header.version !== 1) throw new Error(`day block format ${String(header.version)} is not known`);
+  if (header.version < VERSION) return null;
+  if (header.version !== VERSION) throw new Error(`day block format ${String(header.version)} is not known`);
   let at = 4 + headerLength;
   const take = (kind: Kind, length: number): Typed => {
     const size = length * KINDS[kind].bytes;
@@ -93,6 +97,7 @@ export function decodeBlock(siteId: number, day: number, data: Buffer): DayBlock
     sessionVisitor: field('sessionVisitor'),
     sessionBounce: field('sessionBounce'),
     sessionFirstTime: field('sessionFirstTime'),
+    sessionStart: field('sessionStart'),
     visitorKeys,
     visitorRegisters: field('visitorRegisters'),
     columns,

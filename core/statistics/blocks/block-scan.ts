@@ -66,6 +66,10 @@ function selectedCodes(block: DayBlock, column: BlockColumn, selected: Int32Arra
   return out;
 }
 
+/** Whether every pageview of the block counts (no status, range edge or filter leaves one out), so no mask is needed. */
+export const keepsEvery = (block: DayBlock, rows: BlockRows): boolean =>
+  rows.status === 'all' && rows.filters.length === 0 && block.firstTime >= rows.range.start && block.lastTime < rows.range.end;
+
 /** 1 for each pageview of the block that is in the range, of the status and passes every filter. */
 export function rowMask(block: DayBlock, rows: BlockRows): Uint8Array {
   const n = block.rows;

@@ -190,7 +190,7 @@ export class BlockStore {
       if (!fold || Number(row.folded_at) !== fold.foldedAt || Number(row.pageviews) !== fold.pageviews) continue;
       try {
         const block = decodeBlock(siteId, Number(row.day), Buffer.from(row.data));
-        if (dimensions.every((d) => block.columns.has(d))) out.set(block.day, block);
+        if (block && dimensions.every((d) => block.columns.has(d))) out.set(block.day, block);
       } catch (err) {
         this.logger.warn({ siteId, day: Number(row.day), err: (err as Error).message }, 'stored day block unreadable: reading raw hits');
       }
@@ -234,7 +234,7 @@ export class BlockStore {
     const columns = joinFrags(
       [
         frag('s.uid AS uid, s.session_id AS session_id, s.time AS time, s.time_on_page AS top, s.page_type AS pt'),
-        frag('ses.bounce AS bounce, ses.first_time_visit AS ft'),
+        frag('ses.bounce AS bounce, ses.first_time_visit AS ft, ses.time AS st'),
         frag(goalsOfPageview(this.db)),
         ...defs.map((d, i) => frag(`${d.expr} AS d${i}`)),
       ],

@@ -36,8 +36,13 @@ export interface DayBlock {
   goalIds: Uint32Array;
   /** Its session's number within the day (one array type for every block keeps the scans' loops fast). */
   session: Uint32Array;
-  /** Per session: its id in the sessions table. */
+  /** Per session: its id in the sessions table, in ascending order. */
   sessionIds: Float64Array;
+  /**
+   * Per session: when it began (the sessions table's time, or its first pageview of the day when that is
+   * earlier; 0 when the session is not known): before `day`, it goes on from an earlier day.
+   */
+  sessionStart: Uint32Array;
   /** Per session: its visitor, whether it bounced, whether it was the visitor's first visit. */
   sessionVisitor: Uint32Array;
   sessionBounce: Uint8Array;
@@ -94,7 +99,10 @@ class Numbering<K> {
 
 const stringOrNull = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
 
-/** Encodes the pageviews of one day (`rows`, any order) with the dimensions named in `dimensions` (column `d<i>`). */
+/**
+ * Encodes the pageviews of one day (`rows` ordered by session id, then time, as the block loader selects
+ * them: sessions are numbered in that order) with the dimensions named in `dimensions` (column `d<i>`).
+ */
 export function buildDayBlock(siteId: number, day: number, fold: DayFold, rows: readonly BlockRow[], dimensions: readonly string[]): DayBlock {
   const n = rows.length;
   const time = new Uint32Array(n);
@@ -109,6 +117,7 @@ export function buildDayBlock(siteId: number, day: number, fold: DayFold, rows: 
   const sessionVisitor: number[] = [];
   const sessionBounce: number[] = [];
   const sessionFirstTime: number[] = [];
+  const sessionStart: number[] = [];
   const dims = dimensions.map(() => ({ numbering: new Numbering<string | null>(), codes: new Uint32Array(n) }));
   for (let i = 0; i < n; i++) {
     const row = rows[i]!;
@@ -123,10 +132,13 @@ export function buildDayBlock(siteId: number, day: number, fold: DayFold, rows: 
     const s = sessions.code(String(row.session_id));
     session[i] = s;
     if (s === sessionVisitor.length) {
-      sessionIds.push(Number(row.session_id));
+      const id = Number(row.session_id);
+      if (s > 0 && !(id > sessionIds[s - 1]!)) throw new Error('a day block\'s pageviews must come ordered by session id');
+      sessionIds.push(id);
       sessionVisitor.push(visitors.code(String(row.uid)));
       sessionBounce.push(Number(row.bounce) === 1 ? 1 : 0);
       sessionFirstTime.push(Number(row.ft) === 1 ? 1 : 0);
+      sessionStart.push(row.st === null || row.st === undefined ? 0 : Math.min(Number(row.st), time[i]!));
     }
     for (let d = 0; d < dims.length; d++) {
       const dim = dims[d]!;
@@ -157,6 +169,7 @@ export function buildDayBlock(siteId: number, day: number, fold: DayFold, rows: 
     sessionVisitor: Uint32Array.from(sessionVisitor),
     sessionBounce: Uint8Array.from(sessionBounce),
     sessionFirstTime: Uint8Array.from(sessionFirstTime),
+    sessionStart: Uint32Array.from(sessionStart),
     visitorKeys: prepared.map((v) => v.key),
     visitorRegisters: Uint32Array.from(prepared, (v) => v.register),
     columns,

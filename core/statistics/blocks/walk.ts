@@ -7,15 +7,16 @@ import { frag } from '../sql/fragment';
 import { rawFrom } from '../sql/raw-query';
 import type { QueryRunner } from '../sql/runner';
 import type { StatsFilter, StatusFilter, TimeRange } from '../types';
-import { type BlockRows, rowMask } from './block-scan';
+import { type BlockRows, keepsEvery, rowMask } from './block-scan';
 import { type BlockStore, goalsOfPageview, inBlocks } from './block-store';
 import type { DayBlock } from './day-block';
 import { room } from './typed-arrays';
 import type { VisitorIndex } from './visitor-index';
+import { WalkSessions } from './walk-sessions';
 
 /** One pageview of a walk. The object is reused from one call to the next: copy what you keep. */
 export interface WalkedPageview {
-  /** The id of its session. */
+  /** Tells sessions apart: the same number on every day of a walk, small enough to index an array by. */
   session: number;
   /** Tells visitors apart: the same number on every day of a walk, small enough to index an array by. */
   visitor: number;
@@ -44,11 +45,12 @@ const NO_GOALS = new Uint32Array(0);
 
 /** Work arrays of one walk, reused from block to block. */
 interface WalkWork {
+  tags: Float64Array;
   picked: Int32Array;
   goalEnd: Int32Array;
 }
 
-type Segment = { start: number; block: DayBlock } | { start: number; rows: Promise<Array<Record<string, unknown>>> };
+type Segment = { start: number; block: DayBlock } | { start: number; end: number; rows: Promise<Array<Record<string, unknown>>> };
 
 /**
  * Hands a plugin every pageview of a site's range that passes the status and
@@ -72,7 +74,7 @@ export class PageviewWalker {
     const segments: Segment[] = blocks.map((block) => ({ start: block.day, block }));
     const rawRanges = subtractDays(src.range, blocks.map((b) => b.day).sort((a, b) => a - b), this.timezone);
     // The raw hits are read while the blocks before them are walked.
-    for (const range of rawRanges) segments.push({ start: range.start, rows: this.rawRows(queryId, { ...src, filters, range }) });
+    for (const range of rawRanges) segments.push({ start: range.start, end: range.end, rows: this.rawRows(queryId, { ...src, filters, range }) });
     segments.sort((a, b) => a.start - b.start);
     // A refused read should not go unhandled while earlier blocks are walked; it is thrown where it is awaited.
     for (const segment of segments) if ('rows' in segment) segment.rows.catch(() => undefined);
@@ -81,19 +83,26 @@ export class PageviewWalker {
     const visitors = this.blocks.visitorIndex(src.siteId);
     const rows = { range: src.range, status: src.status, filters, caseInsensitiveEquals: this.db.dialect !== 'sqlite' };
     const tag = src.tag ?? (() => 1);
-    const work: WalkWork = { picked: new Int32Array(0), goalEnd: new Int32Array(0) };
+    const work: WalkWork = { tags: new Float64Array(0), picked: new Int32Array(0), goalEnd: new Int32Array(0) };
+    const sessions = new WalkSessions();
     for (const segment of segments) {
-      if ('block' in segment) this.walkBlock(segment.block, visitors.numbers(segment.block), rows, tag, work, pageview, visit);
-      else this.walkRows(await segment.rows, visitors, tag, pageview, visit);
+      if ('block' in segment) {
+        const { block } = segment;
+        this.walkBlock(block, visitors.numbers(block), sessions.ofBlock(block), rows, tag, work, pageview, visit);
+      } else this.walkRows(await segment.rows, visitors, sessions.ofRows(segment.start, segment.end), tag, pageview, visit);
     }
   }
 
-  private walkBlock(block: DayBlock, visitors: Uint32Array, rows: BlockRows, tag: (page: string) => number, work: WalkWork, pageview: WalkedPageview, visit: (pageview: WalkedPageview) => void): void {
-    const mask = rowMask(block, rows);
+  private walkBlock(block: DayBlock, visitors: Uint32Array, sessions: Uint32Array, rows: BlockRows, tag: (page: string) => number, work: WalkWork, pageview: WalkedPageview, visit: (pageview: WalkedPageview) => void): void {
+    const mask = keepsEvery(block, rows) ? null : rowMask(block, rows);
     const pages = block.columns.get('page_url')!;
     const { values, codes, perSession } = pages;
-    const tags = Float64Array.from(values, (page) => (page === null ? 0 : tag(page)));
-    const { goals, goalIds, session, sessionIds, sessionVisitor, time } = block;
+    const tags = (work.tags = room(work.tags, values.length, (n) => new Float64Array(n)));
+    for (let v = 0; v < values.length; v++) {
+      const page = values[v];
+      tags[v] = page === null || page === undefined ? 0 : tag(page);
+    }
+    const { goals, goalIds, session, sessionVisitor, time } = block;
     // First the pageviews to hand over (kept by the mask, of a tagged page or completing a goal) and where their goal ids end,
     // in a loop without calls; then one call each.
     const picked = (work.picked = room(work.picked, block.rows, (n) => new Int32Array(n)));
@@ -103,7 +112,7 @@ export class PageviewWalker {
     for (let i = 0; i < block.rows; i++) {
       const completed = goals[i]!;
       goalAt += completed;
-      if (mask[i] !== 0 && (completed !== 0 || tags[codes[perSession ? session[i]! : i]!] !== 0)) {
+      if ((mask === null || mask[i] !== 0) && (completed !== 0 || tags[codes[perSession ? session[i]! : i]!] !== 0)) {
         picked[count] = i;
         goalEnd[count++] = goalAt;
       }
@@ -113,7 +122,7 @@ export class PageviewWalker {
       const s = session[i]!;
       const page = codes[perSession ? s : i]!;
       const completed = goals[i]!;
-      pageview.session = sessionIds[s]!;
+      pageview.session = sessions[s]!;
       pageview.visitor = visitors[sessionVisitor[s]!]!;
       pageview.time = time[i]!;
       pageview.page = values[page] ?? '';
@@ -123,7 +132,7 @@ export class PageviewWalker {
     }
   }
 
-  private walkRows(rows: ReadonlyArray<Record<string, unknown>>, index: VisitorIndex, tag: (page: string) => number, pageview: WalkedPageview, visit: (pageview: WalkedPageview) => void): void {
+  private walkRows(rows: ReadonlyArray<Record<string, unknown>>, index: VisitorIndex, session: (id: number, began: number | null, time: number) => number, tag: (page: string) => number, pageview: WalkedPageview, visit: (pageview: WalkedPageview) => void): void {
     const visitors = new Map<string, number>();
     for (const row of rows) {
       const page = String(row.page ?? '');
@@ -136,9 +145,10 @@ export class PageviewWalker {
         const prepared = prepareVisitor(uid);
         visitors.set(uid, (visitor = index.number(prepared.key, prepared.register)));
       }
-      pageview.session = Number(row.session_id);
+      const time = Number(row.time);
+      pageview.session = session(Number(row.session_id), row.began === null || row.began === undefined ? null : Number(row.began), time);
       pageview.visitor = visitor;
-      pageview.time = Number(row.time);
+      pageview.time = time;
       pageview.page = page;
       pageview.tag = pageTag;
       pageview.goals = goals;
@@ -147,8 +157,11 @@ export class PageviewWalker {
   }
 
   private rawRows(queryId: string, src: WalkSource): Promise<Array<Record<string, unknown>>> {
-    const from = rawFrom(this.db, this.catalog, { ...src, ranges: [src.range] });
-    const select = frag(`SELECT s.session_id AS session_id, s.uid AS uid, s.time AS time, s.page_url AS page, ${goalsOfPageview(this.db)} ${from.sql} ORDER BY s.time, s.ID`, from.params);
+    const from = rawFrom(this.db, this.catalog, { ...src, ranges: [src.range] }, new Set(['session']));
+    const select = frag(
+      `SELECT s.session_id AS session_id, ses.time AS began, s.uid AS uid, s.time AS time, s.page_url AS page, ${goalsOfPageview(this.db)} ${from.sql} ORDER BY s.time, s.ID`,
+      from.params,
+    );
     return this.runner.select(queryId, select);
   }
 }

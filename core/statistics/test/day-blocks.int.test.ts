@@ -40,7 +40,7 @@ describe('day blocks', () => {
     expect(Number(n)).toBe(Number(folded));
     const days = wholeDays(RANGE, TZ);
     for (const block of await restarted().blocks(1, days)) {
-      const again = decodeBlock(1, block.day, encodeBlock(block));
+      const again = decodeBlock(1, block.day, encodeBlock(block))!;
       expect({ ...again, columns: [...again.columns] }).toEqual({ ...block, columns: [...block.columns] });
     }
   });
@@ -128,7 +128,28 @@ describe('day blocks', () => {
     const [block] = await restarted().blocks(1, [day]);
     expect(block!.rows).toBe(Number(n));
     const [stored] = await tk.kernel.db.select<{ data: Buffer }>(`SELECT data FROM ${table('summary_blocks')} WHERE day = ?`, [day]);
-    expect(decodeBlock(1, day, Buffer.from(stored!.data)).rows).toBe(Number(n));
+    expect(decodeBlock(1, day, Buffer.from(stored!.data))!.rows).toBe(Number(n));
+  });
+
+  it('read a block an earlier release stored in its format from raw hits again, without a warning, and store it in the current one', async () => {
+    const day = at('2026-01-13T00:00');
+    const [current] = await restarted().blocks(1, [day]);
+    const data = encodeBlock(current!);
+    const headerLength = data.readUInt32LE(0);
+    const header = JSON.parse(data.subarray(4, 4 + headerLength).toString()) as { version: number };
+    const older = Buffer.from(JSON.stringify({ ...header, version: header.version - 1 }));
+    const length = Buffer.alloc(4);
+    length.writeUInt32LE(older.length);
+    const stale = Buffer.concat([length, older, data.subarray(4 + headerLength)]);
+    expect(decodeBlock(1, day, stale)).toBeNull();
+    await tk.kernel.db.execute(`UPDATE ${table('summary_blocks')} SET data = ? WHERE day = ?`, [stale, day]);
+    const lines: string[] = [];
+    const logger = createLogger({ level: 'info', destination: { write: (line: string) => lines.push(line) } });
+    const [block] = await new BlockStore(tk.kernel.db, stats().catalog, stats().runner, stats().state, TZ, logger, 64 * 1024 * 1024).blocks(1, [day]);
+    expect({ ...block, columns: [...block!.columns] }).toEqual({ ...current, columns: [...current!.columns] });
+    expect(lines).toEqual([]);
+    const [stored] = await tk.kernel.db.select<{ data: Buffer }>(`SELECT data FROM ${table('summary_blocks')} WHERE day = ?`, [day]);
+    expect(Buffer.from(stored!.data).equals(data)).toBe(true);
   });
 
   it('stay off with no memory for them: every question reads raw hits', async () => {

@@ -7,6 +7,13 @@ const percent = (part: number, whole: number): number => (whole > 0 ? Math.round
 /** A page step's pattern as LIKE reads it: `*` any run of characters, ASCII letters in either case. */
 const pageTest = (page: string): RegExp => new RegExp(`^${page.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`, 'is');
 
+/** `array` copied into one that has room at `index`. */
+function grown(array: Uint8Array, index: number): Uint8Array {
+  const out = new Uint8Array(Math.max(index + 1, array.length * 2));
+  out.set(array);
+  return out;
+}
+
 /**
  * Each step's visitors for the request's period, site and filters. A
  * session reaches a step when, at the pageview that reached the step before
@@ -30,34 +37,28 @@ export async function funnelFigures(stats: StatisticsApi, siteId: number, req: D
     }
     return m;
   };
-  const progress = new Map<number, number>();
-  // The furthest step each visitor's sessions reached, by the walk's visitor numbers.
-  let reachedBy = new Uint8Array(1024);
+  // How far each session got, by the walk's session numbers, and the furthest step each visitor's sessions reached, by its visitor numbers.
+  let progress: Uint8Array = new Uint8Array(4096);
+  let reachedBy: Uint8Array = new Uint8Array(1024);
   const source = { siteId, range: req.range, status: req.status, filters: req.filters, tag: pageMask };
-  // A session's pageviews of a day come one after another: its progress is looked up once per run of them.
-  let session = -1;
-  let next = 0;
   await stats.walkPageviews(source, (pv) => {
     let m = pv.tag;
     for (let g = 0; g < pv.goals.length; g++) m |= goalBits.get(pv.goals[g]!) ?? 0;
     if (m === 0) return;
-    if (pv.session !== session) {
-      session = pv.session;
-      next = progress.get(session) ?? 0;
-    }
+    if (pv.session >= progress.length) progress = grown(progress, pv.session);
+    let next = progress[pv.session]!;
     const before = next;
     while (next < steps.length && (m & (1 << next)) !== 0) next++;
     if (next === before) return;
-    progress.set(session, next);
-    if (pv.visitor >= reachedBy.length) {
-      const grown = new Uint8Array(Math.max(pv.visitor + 1, reachedBy.length * 2));
-      grown.set(reachedBy);
-      reachedBy = grown;
-    }
+    progress[pv.session] = next;
+    if (pv.visitor >= reachedBy.length) reachedBy = grown(reachedBy, pv.visitor);
     if (next > reachedBy[pv.visitor]!) reachedBy[pv.visitor] = next;
   });
-  const counts = steps.map(() => 0);
-  for (const reached of reachedBy) for (let i = 0; i < reached; i++) counts[i]!++;
+  // Visitors who stopped at each step, then, from the last step back, those who got at least that far.
+  const counts = new Array<number>(steps.length + 1).fill(0);
+  for (let v = 0; v < reachedBy.length; v++) counts[reachedBy[v]!]!++;
+  for (let i = steps.length - 1; i > 0; i--) counts[i]! += counts[i + 1]!;
+  counts.shift();
   return counts.map((visitors, i) => {
     const before = i === 0 ? visitors : counts[i - 1]!;
     return {

@@ -1,7 +1,7 @@
 import { DEFAULT_SITE_ID, ManualClock, type Site } from '../../../../core';
 import type { HttpClient } from '../../../../test/helpers/http-client';
 import { type TestKernel, createTestKernel } from '../../../../test/helpers/test-kernel';
-import { CHROME, count, pageview, track } from '../../test/helpers';
+import { CHROME, count, heartbeat, pageview, track } from '../../test/helpers';
 
 const START = Date.parse('2026-05-04T08:00:00Z');
 const DAY = { date_start: '2026-05-04', date_end: '2026-05-04' };
@@ -194,5 +194,37 @@ describe('funnels: definitions per site, each step’s visitors in order within 
     await tk.kernel.statistics.folder.foldPending();
     expect(await steps(period)).toEqual(expected);
     expect(tk.kernel.statistics.blocks.cached(DEFAULT_SITE_ID)).toEqual(expect.arrayContaining(['2026-05-03', '2026-05-05', '2026-05-06'].map((d) => Date.parse(`${d}T00:00:00Z`) / 1000)));
+  });
+
+  it('follows a session a page left open keeps through a day without pageviews, from raw hits and from day blocks', async () => {
+    // k1's page stays open from the evening of 8 May to just after midnight on 10 May, its heartbeats keeping
+    // the session; k2 comes back to pricing on 10 May in a new session.
+    clock.set('2026-05-08T23:50:00Z');
+    await view('k1', '/', {}, 0);
+    await view('k2', '/');
+    for (let beat = 0; beat < 74; beat++) {
+      clock.advance(20 * 60);
+      expect((await track(tk, heartbeat('https://www.example.com/', 'k1', 20 * 60))).status).toBe(200);
+    }
+    clock.set('2026-05-10T00:10:00Z');
+    await view('k1', '/pricing', {}, 0);
+    await view('k2', '/pricing');
+    expect(await count(tk, 'sessions', 'uid = ?', ['k1'])).toBe(1);
+    expect(await count(tk, 'sessions', 'uid = ?', ['k2'])).toBe(2);
+    const expected = [
+      [2, 100, 0, 0],
+      [1, 50, 1, 50],
+      [0, 0, 1, 100],
+    ];
+    const period = { date_start: '2026-05-08', date_end: '2026-05-10' };
+    admin = await tk.signedIn();
+    headers = { 'x-svc-nonce': await tk.nonce(admin) };
+    expect(await steps(period)).toEqual(expected);
+    clock.set('2026-05-11T06:00:00Z');
+    admin = await tk.signedIn();
+    headers = { 'x-svc-nonce': await tk.nonce(admin) };
+    await tk.kernel.statistics.folder.foldPending();
+    expect(tk.kernel.statistics.blocks.cached(DEFAULT_SITE_ID)).toEqual(expect.arrayContaining(['2026-05-08', '2026-05-10'].map((d) => Date.parse(`${d}T00:00:00Z`) / 1000)));
+    expect(await steps(period)).toEqual(expected);
   });
 });
