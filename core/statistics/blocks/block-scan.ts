@@ -5,7 +5,7 @@ import type { VisitorSketch } from '../sketch';
 import { filterValues, type StatsFilter, type StatusFilter, type TimeRange } from '../types';
 import type { BlockColumn, DayBlock } from './day-block';
 import { room, roomFor } from './typed-arrays';
-import { VisitorBits } from './visitor-bits';
+import { VisitorMarks } from './visitor-marks';
 import type { VisitorIndex } from './visitor-index';
 
 /** Which pageviews of the blocks count: in the range, of the status, passing every filter. */
@@ -226,12 +226,12 @@ function countRows(block: DayBlock, selected: Int32Array, count: number, groupOf
   }
 }
 
-/** What a scan counts per session and visitor: sessions and bounces always, visitors in the bitsets it has. */
+/** What a scan counts per session and visitor: sessions and bounces always, visitors in the marks it keeps. */
 interface SessionCounts {
   counters: Counters;
-  visitors: VisitorBits | null;
-  firstTime: VisitorBits | null;
-  converted: VisitorBits | null;
+  visitors: VisitorMarks | null;
+  firstTime: VisitorMarks | null;
+  converted: VisitorMarks | null;
 }
 
 /** Each session once per group it reached (its rows follow one another), with its visitor; visitors who completed a goal in a group. */
@@ -272,11 +272,10 @@ export function scanBlocks(blocks: readonly DayBlock[], scan: BlockScan, acc: Ac
   if (!scan.edges && scan.dimensions.length === 0) acc.group([]);
   const distinct = want.has('visitors') || want.has('first_time_visitors') || want.has('converted_visitors');
   const perSession = distinct || want.has('sessions') || want.has('bounces');
-  // Every block is numbered before the bitsets are made as long as the index.
   const numbers = distinct ? blocks.map((b) => index.numbers(b)) : [];
-  const bits = (component: Component) => (want.has(component) ? new VisitorBits(index) : null);
+  const marks = (component: Component) => (want.has(component) ? new VisitorMarks(index) : null);
   const counters = new Counters();
-  const counts: SessionCounts = { counters, visitors: bits('visitors'), firstTime: bits('first_time_visitors'), converted: bits('converted_visitors') };
+  const counts: SessionCounts = { counters, visitors: marks('visitors'), firstTime: marks('first_time_visitors'), converted: marks('converted_visitors') };
   const groups = new ScanGroups(acc, scan, counters);
   let selected = new Int32Array(0);
   let groupOf = new Int32Array(0);

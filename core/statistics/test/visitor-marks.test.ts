@@ -1,5 +1,5 @@
 import { buildDayBlock } from '../blocks/day-block';
-import { VisitorBits } from '../blocks/visitor-bits';
+import { VisitorMarks } from '../blocks/visitor-marks';
 import { VisitorIndex } from '../blocks/visitor-index';
 import { VisitorSketch } from '../sketch';
 
@@ -23,7 +23,7 @@ const contents = (sketch: VisitorSketch) => {
 
 const uids = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => `v${from + i}`);
 
-describe('visitor numbering and bitsets', () => {
+describe('visitor numbering and marks', () => {
   it('numbers a visitor of several days once, and each block once', () => {
     const index = new VisitorIndex();
     const monday = dayOf(0, ['a', 'b', 'c']);
@@ -38,40 +38,40 @@ describe('visitor numbering and bitsets', () => {
     const index = new VisitorIndex();
     const days = [dayOf(0, uids(0, 700)), dayOf(86400, uids(300, 1200))];
     const numbers = days.map((d) => index.numbers(d));
-    const bits = new VisitorBits(index);
+    const marks = new VisitorMarks(index);
     // Group 0: a few visitors of both days (exact); group 1: every visitor (dense); group 2: none.
     for (const [d, day] of days.entries()) {
       day.sessionVisitor.forEach((v, s) => {
         const n = numbers[d]![v]!;
-        if (s % 100 === 0) bits.add(0, n);
-        bits.add(1, n);
+        if (s % 100 === 0) marks.add(0, n);
+        marks.add(1, n);
       });
     }
-    expect(contents(bits.sketch(0)!)).toEqual(contents(sketchOf([...uids(0, 700).filter((_, i) => i % 100 === 0), ...uids(300, 1200).filter((_, i) => i % 100 === 0)])));
-    expect(bits.sketch(0)!.count()).toBe(12);
-    expect(contents(bits.sketch(1)!)).toEqual(contents(sketchOf(uids(0, 1200))));
-    expect(bits.sketch(2)).toBeNull();
+    expect(contents(marks.sketch(0)!)).toEqual(contents(sketchOf([...uids(0, 700).filter((_, i) => i % 100 === 0), ...uids(300, 1200).filter((_, i) => i % 100 === 0)])));
+    expect(marks.sketch(0)!.count()).toBe(12);
+    expect(contents(marks.sketch(1)!)).toEqual(contents(sketchOf(uids(0, 1200))));
+    expect(marks.sketch(2)).toBeNull();
   });
 
   it('counts a visitor marked twice once, so a group of 400 visitors seen on two days stays exact', () => {
     const index = new VisitorIndex();
     const days = [dayOf(0, uids(0, 400)), dayOf(86400, uids(0, 400))];
     const numbers = days.map((d) => index.numbers(d));
-    const bits = new VisitorBits(index);
-    for (const day of numbers) for (const n of day) bits.add(0, n);
-    expect(contents(bits.sketch(0)!)).toEqual(contents(sketchOf(uids(0, 400))));
-    expect(bits.sketch(0)!.count()).toBe(400);
+    const marks = new VisitorMarks(index);
+    for (const day of numbers) for (const n of day) marks.add(0, n);
+    expect(contents(marks.sketch(0)!)).toEqual(contents(sketchOf(uids(0, 400))));
+    expect(marks.sketch(0)!.count()).toBe(400);
   });
 
   it('counts the groups beyond its memory budget in sketches, with the same answers', () => {
     const index = new VisitorIndex();
     const day = dayOf(0, uids(0, 600));
     const numbers = index.numbers(day);
-    // Room for the bitsets of two groups of 600 visitors (76 bytes each).
-    const bits = new VisitorBits(index, 160);
-    for (let g = 0; g < 4; g++) for (let v = g; v < 600; v += 1 + g) bits.add(g, numbers[v]!);
+    // Room for 768 marks: group 0's 600 outgrow it, 1 and 2 fit and 3 does not fit beside them.
+    const marks = new VisitorMarks(index, 768 * 4);
+    for (let g = 0; g < 4; g++) for (let v = g; v < 600; v += 1 + g) marks.add(g, numbers[v]!);
     for (let g = 0; g < 4; g++) {
-      expect(contents(bits.sketch(g)!)).toEqual(contents(sketchOf(uids(0, 600).filter((_, v) => v >= g && (v - g) % (1 + g) === 0))));
+      expect(contents(marks.sketch(g)!)).toEqual(contents(sketchOf(uids(0, 600).filter((_, v) => v >= g && (v - g) % (1 + g) === 0))));
     }
   });
 });
