@@ -70,13 +70,13 @@ function selectedCodes(block: DayBlock, column: BlockColumn, selected: Int32Arra
 export const keepsEvery = (block: DayBlock, rows: BlockRows): boolean =>
   rows.status === 'all' && rows.filters.length === 0 && block.firstTime >= rows.range.start && block.lastTime < rows.range.end;
 
-/** 1 for each pageview of the block that is in the range, of the status and passes every filter. */
-export function rowMask(block: DayBlock, rows: BlockRows): Uint8Array {
+/** 1 for each pageview of the block that is in the range, of the status and passes every filter: `work`, or a longer array when it is too short. */
+export function rowMask(block: DayBlock, rows: BlockRows, work: Uint8Array): Uint8Array {
   const n = block.rows;
   const { time, notFound } = block;
-  const mask = new Uint8Array(n);
+  const mask = room(work, n, (size) => new Uint8Array(size));
   const status = rows.status === '404' ? 1 : rows.status === '200' ? 0 : -1;
-  if (status === -1) mask.fill(1);
+  if (status === -1) mask.fill(1, 0, n);
   else for (let i = 0; i < n; i++) mask[i] = notFound[i] === status ? 1 : 0;
   const { start, end } = rows.range;
   if (block.firstTime < start || block.lastTime >= end) {
@@ -277,6 +277,7 @@ export function scanBlocks(blocks: readonly DayBlock[], scan: BlockScan, acc: Ac
   const counters = new Counters();
   const counts: SessionCounts = { counters, visitors: marks('visitors'), firstTime: marks('first_time_visitors'), converted: marks('converted_visitors') };
   const groups = new ScanGroups(acc, scan, counters);
+  let mask: Uint8Array = new Uint8Array(0);
   let selected = new Int32Array(0);
   let groupOf = new Int32Array(0);
   // The groups the current session reached: at most one per pageview of the longest session.
@@ -284,7 +285,8 @@ export function scanBlocks(blocks: readonly DayBlock[], scan: BlockScan, acc: Ac
   blocks.forEach((block, b) => {
     if (block.rows === 0) return;
     selected = room(selected, block.rows, (n) => new Int32Array(n));
-    const count = selectRows(rowMask(block, scan), block.rows, selected);
+    mask = rowMask(block, scan, mask);
+    const count = selectRows(mask, block.rows, selected);
     if (count === 0) return;
     groupOf = room(groupOf, count, (n) => new Int32Array(n));
     reached = room(reached, count, (n) => new Int32Array(n));

@@ -45,6 +45,7 @@ const NO_GOALS = new Uint32Array(0);
 
 /** Work arrays of one walk, reused from block to block. */
 interface WalkWork {
+  mask: Uint8Array;
   tags: Float64Array;
   picked: Int32Array;
   goalEnd: Int32Array;
@@ -83,7 +84,7 @@ export class PageviewWalker {
     const visitors = this.blocks.visitorIndex(src.siteId);
     const rows = { range: src.range, status: src.status, filters, caseInsensitiveEquals: this.db.dialect !== 'sqlite' };
     const tag = src.tag ?? (() => 1);
-    const work: WalkWork = { tags: new Float64Array(0), picked: new Int32Array(0), goalEnd: new Int32Array(0) };
+    const work: WalkWork = { mask: new Uint8Array(0), tags: new Float64Array(0), picked: new Int32Array(0), goalEnd: new Int32Array(0) };
     const sessions = new WalkSessions();
     for (const segment of segments) {
       if ('block' in segment) {
@@ -94,7 +95,7 @@ export class PageviewWalker {
   }
 
   private walkBlock(block: DayBlock, visitors: Uint32Array, sessions: Uint32Array, rows: BlockRows, tag: (page: string) => number, work: WalkWork, pageview: WalkedPageview, visit: (pageview: WalkedPageview) => void): void {
-    const mask = keepsEvery(block, rows) ? null : rowMask(block, rows);
+    const mask = keepsEvery(block, rows) ? null : (work.mask = rowMask(block, rows, work.mask));
     const pages = block.columns.get('page_url')!;
     const { values, codes, perSession } = pages;
     const tags = (work.tags = room(work.tags, values.length, (n) => new Float64Array(n)));
