@@ -47,13 +47,6 @@ function matches(values: ReadonlyArray<string | null>, filter: StatsFilter, case
 /** The bucket of `time` among `edges` (time is inside them). */
 const bucketOf = (edges: readonly number[], time: number): number => lastAtOrBefore(edges, time, edges.length - 2);
 
-/** Indexes of the pageviews the mask keeps, in order, in `out`; how many. */
-function selectRows(mask: Uint8Array, rows: number, out: Int32Array): number {
-  let n = 0;
-  for (let i = 0; i < rows; i++) if (mask[i] !== 0) out[n++] = i;
-  return n;
-}
-
 /** A column's code of each selected pageview (a per-session column's through its session) in `out`. */
 function selectedCodes(block: DayBlock, column: BlockColumn, selected: Int32Array, count: number, out: Uint32Array): Uint32Array {
   const codes = column.codes;
@@ -66,34 +59,42 @@ function selectedCodes(block: DayBlock, column: BlockColumn, selected: Int32Arra
   return out;
 }
 
-/** Whether every pageview of the block counts (no status, range edge or filter leaves one out), so no mask is needed. */
-export const keepsEvery = (block: DayBlock, rows: BlockRows): boolean =>
-  rows.status === 'all' && rows.filters.length === 0 && block.firstTime >= rows.range.start && block.lastTime < rows.range.end;
-
-/** 1 for each pageview of the block that is in the range, of the status and passes every filter: `work`, or a longer array when it is too short. */
-export function rowMask(block: DayBlock, rows: BlockRows, work: Uint8Array): Uint8Array {
-  const n = block.rows;
-  const { time, notFound } = block;
-  const mask = room(work, n, (size) => new Uint8Array(size));
-  const status = rows.status === '404' ? 1 : rows.status === '200' ? 0 : -1;
-  if (status === -1) mask.fill(1, 0, n);
-  else for (let i = 0; i < n; i++) mask[i] = notFound[i] === status ? 1 : 0;
+/**
+ * Narrows the first `count` pageviews listed in `selected` (indexes into the
+ * block, in order) to those in the range, of the status and passing every
+ * filter, in place; how many are left. One pass per condition, each over the
+ * pageviews still listed.
+ */
+export function keepRows(block: DayBlock, rows: BlockRows, selected: Int32Array, count: number): number {
+  const { time, notFound, session } = block;
+  if (rows.status !== 'all') {
+    const status = rows.status === '404' ? 1 : 0;
+    let kept = 0;
+    for (let k = 0; k < count; k++) if (notFound[selected[k]!] === status) selected[kept++] = selected[k]!;
+    count = kept;
+  }
   const { start, end } = rows.range;
   if (block.firstTime < start || block.lastTime >= end) {
-    for (let i = 0; i < n; i++) if (time[i]! < start || time[i]! >= end) mask[i] = 0;
+    let kept = 0;
+    for (let k = 0; k < count; k++) {
+      const t = time[selected[k]!]!;
+      if (t >= start && t < end) selected[kept++] = selected[k]!;
+    }
+    count = kept;
   }
   for (const f of rows.filters) {
     const column = block.columns.get(f.dimension)!;
     const pass = matches(column.values, f, rows.caseInsensitiveEquals);
     const codes = column.codes;
+    let kept = 0;
     if (column.perSession) {
-      const { session } = block;
-      for (let i = 0; i < n; i++) if (pass[codes[session[i]!]!] === 0) mask[i] = 0;
+      for (let k = 0; k < count; k++) if (pass[codes[session[selected[k]!]!]!] !== 0) selected[kept++] = selected[k]!;
     } else {
-      for (let i = 0; i < n; i++) if (pass[codes[i]!] === 0) mask[i] = 0;
+      for (let k = 0; k < count; k++) if (pass[codes[selected[k]!]!] !== 0) selected[kept++] = selected[k]!;
     }
+    count = kept;
   }
-  return mask;
+  return count;
 }
 
 /** Up to this many possible groups in a block are found by index rather than in a map. */
@@ -277,7 +278,6 @@ export function scanBlocks(blocks: readonly DayBlock[], scan: BlockScan, acc: Ac
   const counters = new Counters();
   const counts: SessionCounts = { counters, visitors: marks('visitors'), firstTime: marks('first_time_visitors'), converted: marks('converted_visitors') };
   const groups = new ScanGroups(acc, scan, counters);
-  let mask: Uint8Array = new Uint8Array(0);
   let selected = new Int32Array(0);
   let groupOf = new Int32Array(0);
   // The groups the current session reached: at most one per pageview of the longest session.
@@ -285,8 +285,8 @@ export function scanBlocks(blocks: readonly DayBlock[], scan: BlockScan, acc: Ac
   blocks.forEach((block, b) => {
     if (block.rows === 0) return;
     selected = room(selected, block.rows, (n) => new Int32Array(n));
-    mask = rowMask(block, scan, mask);
-    const count = selectRows(mask, block.rows, selected);
+    for (let i = 0; i < block.rows; i++) selected[i] = i;
+    const count = keepRows(block, scan, selected, block.rows);
     if (count === 0) return;
     groupOf = room(groupOf, count, (n) => new Int32Array(n));
     reached = room(reached, count, (n) => new Int32Array(n));

@@ -7,7 +7,7 @@ import { frag } from '../sql/fragment';
 import { rawFrom } from '../sql/raw-query';
 import type { QueryRunner } from '../sql/runner';
 import type { StatsFilter, StatusFilter, TimeRange } from '../types';
-import { type BlockRows, keepsEvery, rowMask } from './block-scan';
+import { type BlockRows, keepRows } from './block-scan';
 import { type BlockStore, goalsOfPageview, inBlocks } from './block-store';
 import type { DayBlock } from './day-block';
 import { room } from './typed-arrays';
@@ -45,7 +45,6 @@ const NO_GOALS = new Uint32Array(0);
 
 /** Work arrays of one walk, reused from block to block. */
 interface WalkWork {
-  mask: Uint8Array;
   tags: Float64Array;
   picked: Int32Array;
   goalEnd: Int32Array;
@@ -84,7 +83,7 @@ export class PageviewWalker {
     const visitors = this.blocks.visitorIndex(src.siteId);
     const rows = { range: src.range, status: src.status, filters, caseInsensitiveEquals: this.db.dialect !== 'sqlite' };
     const tag = src.tag ?? (() => 1);
-    const work: WalkWork = { mask: new Uint8Array(0), tags: new Float64Array(0), picked: new Int32Array(0), goalEnd: new Int32Array(0) };
+    const work: WalkWork = { tags: new Float64Array(0), picked: new Int32Array(0), goalEnd: new Int32Array(0) };
     const sessions = new WalkSessions();
     for (const segment of segments) {
       if ('block' in segment) {
@@ -95,7 +94,6 @@ export class PageviewWalker {
   }
 
   private walkBlock(block: DayBlock, visitors: Uint32Array, sessions: Uint32Array, rows: BlockRows, tag: (page: string) => number, work: WalkWork, pageview: WalkedPageview, visit: (pageview: WalkedPageview) => void): void {
-    const mask = keepsEvery(block, rows) ? null : (work.mask = rowMask(block, rows, work.mask));
     const pages = block.columns.get('page_url')!;
     const { values, codes, perSession } = pages;
     const tags = (work.tags = room(work.tags, values.length, (n) => new Float64Array(n)));
@@ -104,8 +102,8 @@ export class PageviewWalker {
       tags[v] = page === null || page === undefined ? 0 : tag(page);
     }
     const { goals, goalIds, session, sessionVisitor, time } = block;
-    // First the pageviews to hand over (kept by the mask, of a tagged page or completing a goal) and where their goal ids end,
-    // in a loop without calls; then one call each.
+    // First the pageviews of a tagged page or completing a goal, and where each pageview's goal ids end, in a loop
+    // without calls; then those of them the range, status and filters keep; then one call each.
     const picked = (work.picked = room(work.picked, block.rows, (n) => new Int32Array(n)));
     const goalEnd = (work.goalEnd = room(work.goalEnd, block.rows, (n) => new Int32Array(n)));
     let count = 0;
@@ -113,11 +111,10 @@ export class PageviewWalker {
     for (let i = 0; i < block.rows; i++) {
       const completed = goals[i]!;
       goalAt += completed;
-      if ((mask === null || mask[i] !== 0) && (completed !== 0 || tags[codes[perSession ? session[i]! : i]!] !== 0)) {
-        picked[count] = i;
-        goalEnd[count++] = goalAt;
-      }
+      goalEnd[i] = goalAt;
+      if (completed !== 0 || tags[codes[perSession ? session[i]! : i]!] !== 0) picked[count++] = i;
     }
+    count = keepRows(block, rows, picked, count);
     for (let k = 0; k < count; k++) {
       const i = picked[k]!;
       const s = session[i]!;
@@ -128,7 +125,7 @@ export class PageviewWalker {
       pageview.time = time[i]!;
       pageview.page = values[page] ?? '';
       pageview.tag = tags[page]!;
-      pageview.goals = completed === 0 ? NO_GOALS : goalIds.subarray(goalEnd[k]! - completed, goalEnd[k]!);
+      pageview.goals = completed === 0 ? NO_GOALS : goalIds.subarray(goalEnd[i]! - completed, goalEnd[i]!);
       visit(pageview);
     }
   }
