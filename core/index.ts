@@ -57,6 +57,7 @@ export { LOCK_ROWS, insertIfAbsent, insertIgnoring } from './db/sql';
 // The statistics engine: requests, periods, SQL fragments, data types.
 export type { StatisticsApi } from './statistics/service';
 export type { WalkedPageview, WalkSource } from './statistics/blocks/walk';
+export { roomFor } from './statistics/blocks/typed-arrays';
 export type { DataRunContext } from './statistics/registry';
 export { type AllowList, type DataRequest, nameList } from './statistics/request';
 export { autoBucket, bucketEdges, dayStart, isoDay, lastAtOrBefore, previousPeriod, rangeOfDays, yearEarlier } from './statistics/dates';

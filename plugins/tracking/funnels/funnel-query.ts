@@ -1,4 +1,4 @@
-import type { DataRequest, StatisticsApi } from '../../../core';
+import { type DataRequest, roomFor, type StatisticsApi } from '../../../core';
 import type { Funnel } from './funnel';
 import type { FunnelStepFigures } from './shapes';
 
@@ -6,13 +6,6 @@ const percent = (part: number, whole: number): number => (whole > 0 ? Math.round
 
 /** A page step's pattern as LIKE reads it: `*` any run of characters, ASCII letters in either case. */
 const pageTest = (page: string): RegExp => new RegExp(`^${page.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`, 'is');
-
-/** `array` copied into one that has room at `index`. */
-function grown(array: Uint8Array, index: number): Uint8Array {
-  const out = new Uint8Array(Math.max(index + 1, array.length * 2));
-  out.set(array);
-  return out;
-}
 
 /**
  * Each step's visitors for the request's period, site and filters. A
@@ -45,13 +38,13 @@ export async function funnelFigures(stats: StatisticsApi, siteId: number, req: D
     let m = pv.tag;
     for (let g = 0; g < pv.goals.length; g++) m |= goalBits.get(pv.goals[g]!) ?? 0;
     if (m === 0) return;
-    if (pv.session >= progress.length) progress = grown(progress, pv.session);
+    if (pv.session >= progress.length) progress = roomFor(progress, pv.session, (n) => new Uint8Array(n));
     let next = progress[pv.session]!;
     const before = next;
     while (next < steps.length && (m & (1 << next)) !== 0) next++;
     if (next === before) return;
     progress[pv.session] = next;
-    if (pv.visitor >= reachedBy.length) reachedBy = grown(reachedBy, pv.visitor);
+    if (pv.visitor >= reachedBy.length) reachedBy = roomFor(reachedBy, pv.visitor, (n) => new Uint8Array(n));
     if (next > reachedBy[pv.visitor]!) reachedBy[pv.visitor] = next;
   });
   // Visitors who stopped at each step, then, from the last step back, those who got at least that far.

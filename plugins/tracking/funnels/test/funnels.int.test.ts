@@ -31,6 +31,19 @@ describe('funnels: definitions per site, each step’s visitors in order within 
     return (res.body.data.steps as Array<Record<string, number>>).map((s) => [s.visitors, s.conversion_rate, s.drop_off, s.drop_off_rate]);
   };
 
+  /** The period's figures from raw hits, then, after the clock moves to `foldAt` and the days fold, from the day blocks of `blockDays`. */
+  const sameBeforeAndAfterFold = async (period: Record<string, string>, expected: number[][], foldAt: string, blockDays: readonly string[]) => {
+    admin = await tk.signedIn();
+    headers = { 'x-svc-nonce': await tk.nonce(admin) };
+    expect(await steps(period)).toEqual(expected);
+    clock.set(foldAt);
+    admin = await tk.signedIn();
+    headers = { 'x-svc-nonce': await tk.nonce(admin) };
+    await tk.kernel.statistics.folder.foldPending();
+    expect(tk.kernel.statistics.blocks.cached(DEFAULT_SITE_ID)).toEqual(expect.arrayContaining(blockDays.map((d) => Date.parse(`${d}T00:00:00Z`) / 1000)));
+    expect(await steps(period)).toEqual(expected);
+  };
+
   beforeAll(async () => {
     tk = await createTestKernel({ plugins: ['tracking'], clock, env: { SVC_TIMEZONE: 'UTC' } });
     blog = await tk.kernel.sites.add({ name: 'Blog', domain: 'blog.example', timezone: 'UTC' });
@@ -167,7 +180,7 @@ describe('funnels: definitions per site, each step’s visitors in order within 
   });
   it('follows a session across midnight however far the walk has gone, from raw hits and from day blocks', async () => {
     // x1 is the walk's first pageview; on 6 May x2 (an older session, so first in that day's block) comes more
-    // than three days after it and starts a new generation of session progress before w1 goes on to pricing.
+    // than three days after it, before w1 goes on to pricing.
     clock.set('2026-05-03T00:00:10Z');
     await view('x1', '/');
     clock.set('2026-05-05T23:59:00Z');
@@ -182,18 +195,7 @@ describe('funnels: definitions per site, each step’s visitors in order within 
       [3, 42.86, 4, 57.14],
       [1, 14.29, 2, 66.67],
     ];
-    const period = { date_start: '2026-05-03', date_end: '2026-05-06' };
-    const signIn = async () => {
-      admin = await tk.signedIn();
-      headers = { 'x-svc-nonce': await tk.nonce(admin) };
-    };
-    await signIn();
-    expect(await steps(period)).toEqual(expected);
-    clock.set('2026-05-07T06:00:00Z');
-    await signIn();
-    await tk.kernel.statistics.folder.foldPending();
-    expect(await steps(period)).toEqual(expected);
-    expect(tk.kernel.statistics.blocks.cached(DEFAULT_SITE_ID)).toEqual(expect.arrayContaining(['2026-05-03', '2026-05-05', '2026-05-06'].map((d) => Date.parse(`${d}T00:00:00Z`) / 1000)));
+    await sameBeforeAndAfterFold({ date_start: '2026-05-03', date_end: '2026-05-06' }, expected, '2026-05-07T06:00:00Z', ['2026-05-03', '2026-05-05', '2026-05-06']);
   });
 
   it('follows a session a page left open keeps through a day without pageviews, from raw hits and from day blocks', async () => {
@@ -216,15 +218,6 @@ describe('funnels: definitions per site, each step’s visitors in order within 
       [1, 50, 1, 50],
       [0, 0, 1, 100],
     ];
-    const period = { date_start: '2026-05-08', date_end: '2026-05-10' };
-    admin = await tk.signedIn();
-    headers = { 'x-svc-nonce': await tk.nonce(admin) };
-    expect(await steps(period)).toEqual(expected);
-    clock.set('2026-05-11T06:00:00Z');
-    admin = await tk.signedIn();
-    headers = { 'x-svc-nonce': await tk.nonce(admin) };
-    await tk.kernel.statistics.folder.foldPending();
-    expect(tk.kernel.statistics.blocks.cached(DEFAULT_SITE_ID)).toEqual(expect.arrayContaining(['2026-05-08', '2026-05-10'].map((d) => Date.parse(`${d}T00:00:00Z`) / 1000)));
-    expect(await steps(period)).toEqual(expected);
+    await sameBeforeAndAfterFold({ date_start: '2026-05-08', date_end: '2026-05-10' }, expected, '2026-05-11T06:00:00Z', ['2026-05-08', '2026-05-10']);
   });
 });
