@@ -131,17 +131,21 @@ describe('day blocks', () => {
     expect(decodeBlock(1, day, Buffer.from(stored!.data))!.rows).toBe(Number(n));
   });
 
-  it('read a block an earlier release stored in its format from raw hits again, without a warning, and store it in the current one', async () => {
+  it('read a block an earlier release stored in its format from raw hits again, without a warning, and store it in the current one; refuse a later format', async () => {
     const day = at('2026-01-13T00:00');
     const [current] = await restarted().blocks(1, [day]);
     const data = encodeBlock(current!);
     const headerLength = data.readUInt32LE(0);
     const header = JSON.parse(data.subarray(4, 4 + headerLength).toString()) as { version: number };
-    const older = Buffer.from(JSON.stringify({ ...header, version: header.version - 1 }));
-    const length = Buffer.alloc(4);
-    length.writeUInt32LE(older.length);
-    const stale = Buffer.concat([length, older, data.subarray(4 + headerLength)]);
+    const withVersion = (version: number) => {
+      const json = Buffer.from(JSON.stringify({ ...header, version }));
+      const length = Buffer.alloc(4);
+      length.writeUInt32LE(json.length);
+      return Buffer.concat([length, json, data.subarray(4 + headerLength)]);
+    };
+    const stale = withVersion(header.version - 1);
     expect(decodeBlock(1, day, stale)).toBeNull();
+    expect(() => decodeBlock(1, day, withVersion(header.version + 1))).toThrow(`day block format ${header.version + 1} is not known`);
     await tk.kernel.db.execute(`UPDATE ${table('summary_blocks')} SET data = ? WHERE day = ?`, [stale, day]);
     const lines: string[] = [];
     const logger = createLogger({ level: 'info', destination: { write: (line: string) => lines.push(line) } });
